@@ -1,0 +1,23 @@
+# Finds the LAPACK library the CPU backend binds to at run time, and its SONAME, which the library
+# dlopen()s so that LAPACK symbols are taken from that library and never from an LD_PRELOADed shim.
+# OpenBLAS is preferred (it carries LAPACK); any other LAPACK found by FindLAPACK works too.
+# Sets GPUEIG_LAPACK_LIBRARY (to link) and GPUEIG_LAPACK_SONAME.
+find_library(GPUEIG_OPENBLAS_LIBRARY NAMES openblas)
+if(GPUEIG_OPENBLAS_LIBRARY)
+  set(GPUEIG_LAPACK_LIBRARY "${GPUEIG_OPENBLAS_LIBRARY}")
+else()
+  find_package(LAPACK REQUIRED)
+  list(GET LAPACK_LIBRARIES 0 GPUEIG_LAPACK_LIBRARY)
+endif()
+get_filename_component(_gpueig_lapack_real "${GPUEIG_LAPACK_LIBRARY}" REALPATH)
+set(GPUEIG_LAPACK_SONAME "")
+if(CMAKE_OBJDUMP)
+  execute_process(COMMAND "${CMAKE_OBJDUMP}" -p "${_gpueig_lapack_real}"
+                  OUTPUT_VARIABLE _gpueig_dyn ERROR_QUIET)
+  if(_gpueig_dyn MATCHES "SONAME[ \t]+([^ \t\r\n]+)")
+    set(GPUEIG_LAPACK_SONAME "${CMAKE_MATCH_1}")
+  endif()
+endif()
+if(NOT GPUEIG_LAPACK_SONAME)
+  get_filename_component(GPUEIG_LAPACK_SONAME "${_gpueig_lapack_real}" NAME)
+endif()

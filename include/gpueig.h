@@ -1,0 +1,173 @@
+/*
+ * libgpueig -- LAPACK-style routines on NVIDIA GPUs with an OpenBLAS/LAPACK fallback.
+ *
+ * The whole public C API. C99, no CUDA types. All matrices are column-major double precision
+ * arrays in host memory; scalars are passed by value; index outputs (IPIV, IBLOCK, ISPLIT) are
+ * 1-based as in LAPACK.
+ *
+ * Return value (INFO), for every routine:
+ *   = 0        success;
+ *   = -i       the i-th argument (1-based position in the C signature) has an illegal value.
+ *              Arguments are checked in LAPACK's order before any work; nothing is written.
+ *   > 0        the routine's numerical condition, exactly as the LAPACK analogue defines it;
+ *   GPUEIG_ERR_* (<= -1000) a library condition (see below), never an argument position.
+ *
+ * Dispatch: each call runs on the GPU or on the CPU (LAPACK). See gpueig_set_backend(). In "auto"
+ * a GPU problem (no device, out of memory, launch failure) or a numerically unsafe GPU result is
+ * never the caller's problem: the call is recomputed on the CPU and returns LAPACK's answer.
+ *
+ * Array pointers are not checked (as in LAPACK): arrays must have the sizes documented below.
+ * Thread safety: all functions may be called concurrently from several host threads.
+ */
+#ifndef GPUEIG_H
+#define GPUEIG_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUEIG_API __attribute__((visibility("default")))
+#else
+#define GPUEIG_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Library conditions returned instead of a LAPACK INFO. */
+#define GPUEIG_ERR_DEVICE (-1001) /* backend forced to "gpu" and the GPU could not run the call;
+                                     no output was written */
+#define GPUEIG_ERR_LAPACK (-1002) /* the CPU backend could not load its LAPACK library */
+#define GPUEIG_ERR_MEMORY (-1003) /* host memory for internal workspace could not be allocated */
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_sytrd_givens: reduce a real symmetric matrix A to symmetric tridiagonal form T by an
+ * orthogonal similarity transformation, A = Q * T * Q**T.  (LAPACK analogue: DSYTRD + DORGTR;
+ * the GPU method uses Givens rotations.)
+ *
+ *  1 VECT  'N': Q is not formed;  'V': Q (n x n) is formed;  'U': Q is updated, Q := Q_in * Q
+ *          (Q_in on entry, e.g. from a previous reduction).
+ *  2 UPLO  'U': the upper triangle of A is referenced;  'L': the lower triangle.
+ *  3 N     order of A, N >= 0.
+ *  4 A     (LDA, N). On entry the symmetric matrix (triangle UPLO). On exit, overwritten
+ *          (its contents are unspecified).
+ *  5 LDA   LDA >= max(1, N).
+ *  6 D     (N) diagonal of T.
+ *  7 E     (N-1) off-diagonal of T (E(i) = T(i, i+1) = T(i+1, i)).
+ *  8 Q     (LDQ, N). VECT = 'V': on exit Q. VECT = 'U': on entry Q_in, on exit Q_in * Q.
+ *          VECT = 'N': not referenced.
+ *  9 LDQ   LDQ >= 1, and LDQ >= max(1, N) if VECT = 'V' or 'U'.
+ * Characters are case-insensitive. INFO = 0 or -i.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
+                     double *d, double *e, double *q, int ldq);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_stebz: selected eigenvalues of a symmetric tridiagonal matrix T by bisection.
+ * Exactly LAPACK DSTEBZ's contract, without the WORK/IWORK arguments.
+ *
+ *  1 RANGE   'A': all eigenvalues;  'V': those in the half-open interval (VL, VU];
+ *            'I': the IL-th through IU-th eigenvalues (ascending order).
+ *  2 ORDER   'B': eigenvalues grouped by split-off block, ascending inside each block;
+ *            'E': the entire matrix, ascending.
+ *  3 N       order of T, N >= 0.
+ *  4 VL, 5 VU  RANGE = 'V': the interval, VL < VU. Not referenced otherwise.
+ *  6 IL, 7 IU  RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
+ *  8 ABSTOL  absolute tolerance for the eigenvalues; <= 0 means ULP * |T| of each block.
+ *  9 D       (N) diagonal of T.    10 E (N-1) off-diagonal of T.
+ * 11 M       number of eigenvalues found.
+ * 12 NSPLIT  number of diagonal blocks T splits into.
+ * 13 W       (N) the eigenvalues in W(1..M).
+ * 14 IBLOCK  (N) IBLOCK(i) = block (1-based) of eigenvalue W(i); see DSTEBZ for the negative
+ *            values marking eigenvalues that did not converge.
+ * 15 ISPLIT  (N) block j is rows ISPLIT(j-1)+1 .. ISPLIT(j) (ISPLIT(0) = 0).
+ * INFO = 0, -i, or as DSTEBZ: 1 some eigenvalues did not converge; 2 not all of IL..IU found;
+ *        3 both; 4 Gershgorin interval too small (no eigenvalues computed).
+ * Deviations: a NaN or infinite entry of D (E) is rejected as an illegal value, INFO = -9 (-10),
+ * instead of running LAPACK's bisection on it; a NaN VL or VU is rejected with INFO = -5.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, int il, int iu,
+              double abstol, const double *d, const double *e,
+              int *m, int *nsplit, double *w, int *iblock, int *isplit);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_gtsv_pcr: solve A * X = B for a general tridiagonal A (LAPACK analogue: DGTSV).
+ * The GPU method is parallel cyclic reduction (no pivoting); a system on which it is unsafe
+ * (zero pivot, non-finite values, or a residual check that fails) is solved by DGTSV instead.
+ *
+ *  1 N     order of A, N >= 0.       2 NRHS  number of right-hand sides, NRHS >= 0.
+ *  3 DL    (N-1) sub-diagonal.       4 D     (N) diagonal.      5 DU (N-1) super-diagonal.
+ *  6 B     (LDB, NRHS) on entry the right-hand sides, on exit the solution X (if INFO = 0).
+ *  7 LDB   LDB >= max(1, N).
+ * INFO = 0, -i, or i > 0: U(i,i) is exactly zero in DGTSV's elimination with partial pivoting,
+ *        the matrix is singular and no solution was computed (B is then as DGTSV leaves it).
+ * Deviation: DL, D and DU are left unchanged (DGTSV overwrites them with its factorization).
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b, int ldb);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_getrf_crout: LU factorization with partial pivoting, A = P * L * U (LAPACK analogue:
+ * DGETRF; the GPU method is the blocked Crout order of LAPACK's VARIANTS/lu/CR).
+ *
+ *  1 M     rows of A, M >= 0.          2 N  columns of A, N >= 0.
+ *  3 A     (LDA, N). On exit L (unit diagonal not stored) and U, as DGETRF.
+ *  4 LDA   LDA >= max(1, M).
+ *  5 IPIV  (min(M,N)) 1-based pivot indices: row i was interchanged with row IPIV(i).
+ * INFO = 0, -i, or i > 0: U(i,i) is exactly zero; the factorization was completed.
+ * The output is what DGETRS expects.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz
+ * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
+ * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
+ * and the skew-symmetric eigenvectors); both are solved and the spectra merged.
+ *
+ *  1 JOBZ   'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
+ *  2 RANGE  'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).
+ *  3 N      order of T, N >= 0.
+ *  4 T      (N) first column of T.
+ *  5 VL, 6 VU   RANGE = 'V': VL < VU.
+ *  7 IL, 8 IU   RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
+ *  9 ABSTOL as DSYEVR.
+ * 10 M      number of eigenvalues found.
+ * 11 W      (N) the eigenvalues W(1..M), ascending.
+ * 12 Z      (LDZ, max(1,M)) JOBZ = 'V': orthonormal eigenvectors, column i for W(i).
+ *           Not referenced if JOBZ = 'N'.
+ * 13 LDZ    LDZ >= 1, and LDZ >= N if JOBZ = 'V'.
+ * INFO = 0, -i, or i > 0: an internal error in the eigensolver of a half block (as DSYEVR).
+ * Deviation: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, double vl, double vu,
+                     int il, int iu, double abstol, int *m, double *w, double *z, int ldz);
+
+/* ---------------------------------------------------------------------------------------------
+ * Utilities.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Library version, "MAJOR.MINOR.PATCH". */
+GPUEIG_API const char *gpueig_version(void);
+
+/* 1 if this build has CUDA and the selected device (GPUEIG_DEVICE, default 0) is usable, else 0. */
+GPUEIG_API int gpueig_gpu_available(void);
+
+/* Backend used by the calling thread's last completed call: "gpu", "cpu", or "none" (no call
+ * yet, or the last call returned before computing: illegal argument or quick return). */
+GPUEIG_API const char *gpueig_last_backend(void);
+
+/* Set the process-wide backend policy: "auto" (GPU above each routine's crossover size when a
+ * GPU is usable, else CPU), "gpu" (GPU at every size where the routine has a GPU method;
+ * a device failure returns GPUEIG_ERR_DEVICE), or "cpu". The initial policy comes from the
+ * environment variable GPUEIG_BACKEND (default "auto"). Returns 0, or -1 for an unknown name
+ * (the policy is then unchanged). */
+GPUEIG_API int gpueig_set_backend(const char *name);
+
+/* A multi-line, human-readable description of this build and its run-time state: version,
+ * CUDA build, LAPACK library, devices, backend policy, and each routine's GPU method and
+ * crossover size. The string stays valid until the calling thread's next call of this function. */
+GPUEIG_API const char *gpueig_info(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUEIG_H */

@@ -1,0 +1,189 @@
+// `gpueig`: the command-line program.
+//   gpueig info   build and run-time state (version, CUDA, devices, policy, crossovers)
+//   gpueig demo   runs all five routines on problems with known answers and checks them
+// Uses only the public API, as any application would.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpueig.h"
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kEps = 2.220446049250313e-16;
+
+struct Outcome {
+  bool ok;
+  std::string detail;
+};
+
+// Runs one demo problem, prints one line, and returns whether its check passed.
+bool run_demo(const char *routine, const char *problem, const std::function<Outcome()> &body) {
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome r = body();
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-17s %-44s backend=%-4s %9.3f ms  %s  %s\n", routine, problem,
+              gpueig_last_backend(), ms, r.ok ? "OK  " : "FAIL", r.detail.c_str());
+  return r.ok;
+}
+
+std::string fmt(const char *f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Eigenvalues of the n x n tridiagonal Toeplitz matrix tridiag(c, a, c): a + 2c cos(j pi/(n+1)).
+std::vector<double> tridiagonal_toeplitz_eigenvalues(int n, double a, double c) {
+  std::vector<double> lam(n);
+  for (int j = 1; j <= n; ++j) lam[j - 1] = a - 2 * std::fabs(c) * std::cos(j * kPi / (n + 1));
+  return lam;
+}
+
+double max_abs_diff(const double *x, const std::vector<double> &y) {
+  double m = 0;
+  for (size_t i = 0; i < y.size(); ++i) m = std::fmax(m, std::fabs(x[i] - y[i]));
+  return m;
+}
+
+// The seed's problem: 1-D Laplace equation on (0,1), Dirichlet data T(0) = 373.15, T(1) = 273.15.
+// Second differences are exact for the linear solution T(x) = -100 x + 373.15.
+Outcome demo_gtsv() {
+  const int n = 1 << 18;
+  const double h = 1.0 / (n + 1);
+  std::vector<double> dl(n - 1, -1.0), d(n, 2.0), du(n - 1, -1.0), b(n, 0.0);
+  b[0] = 373.15;
+  b[n - 1] = 273.15;
+  int info = gpu_gtsv_pcr(n, 1, dl.data(), d.data(), du.data(), b.data(), n);
+  double err = 0;
+  for (int i = 0; i < n; ++i) {
+    double exact = -100.0 * (i + 1) * h + 373.15;
+    err = std::fmax(err, std::fabs(b[i] - exact) / exact);
+  }
+  // Forward error bound: cond(A) ~ 4 (n+1)^2 / pi^2 times a small multiple of eps.
+  double bound = 30 * 4.0 * (n + 1.0) * (n + 1.0) / (kPi * kPi) * kEps;
+  return {info == 0 && err <= bound, "info=" + std::to_string(info) +
+                                          fmt(" max rel err %.1e", err) + fmt(" (bound %.1e)", bound)};
+}
+
+Outcome demo_stebz() {
+  const int n = 1000;
+  std::vector<double> d(n, 2.0), e(n - 1, 1.0), w(n);
+  std::vector<int> iblock(n), isplit(n);
+  int m = 0, nsplit = 0;
+  int info = gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d.data(), e.data(), &m, &nsplit, w.data(),
+                       iblock.data(), isplit.data());
+  double err = max_abs_diff(w.data(), tridiagonal_toeplitz_eigenvalues(n, 2.0, 1.0));
+  return {info == 0 && m == n && err <= 30 * n * kEps * 4,
+          "info=" + std::to_string(info) + " m=" + std::to_string(m) + fmt(" max err %.1e", err)};
+}
+
+// The Pascal matrix P(i,j) = C(i+j, i) has determinant 1.
+Outcome demo_getrf() {
+  const int n = 10;
+  std::vector<double> a(n * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) a[i + j * n] = (i == 0 || j == 0) ? 1.0 : a[(i - 1) + j * n] + a[i + (j - 1) * n];
+  std::vector<int> ipiv(n);
+  int info = gpu_getrf_crout(n, n, a.data(), n, ipiv.data());
+  double det = 1;
+  for (int i = 0; i < n; ++i) det *= (ipiv[i] != i + 1 ? -1.0 : 1.0) * a[i + i * n];
+  return {info == 0 && std::fabs(det - 1.0) <= 1e-6,
+          "info=" + std::to_string(info) + fmt(" det(Pascal_10) = %.12f (exact 1)", det)};
+}
+
+// A = H diag(1..n) H with the Householder reflector H = I - 2 v v'/(v'v), v = (1, 2, ..., n):
+// the tridiagonal T must have the eigenvalues 1..n.
+Outcome demo_sytrd() {
+  const int n = 100;
+  std::vector<double> v(n), a(n * n), q(n * n), d(n), e(n - 1);
+  double vv = 0;
+  for (int i = 0; i < n; ++i) vv += (v[i] = i + 1.0) * (i + 1.0);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      double s = 0;  // (H D H)(i,j) = sum_k H(i,k) (k+1) H(k,j)
+      for (int k = 0; k < n; ++k)
+        s += ((i == k) - 2 * v[i] * v[k] / vv) * (k + 1.0) * ((k == j) - 2 * v[k] * v[j] / vv);
+      a[i + j * n] = s;
+    }
+  int info = gpu_sytrd_givens('V', 'L', n, a.data(), n, d.data(), e.data(), q.data(), n);
+  std::vector<double> w(n);
+  std::vector<int> iblock(n), isplit(n);
+  int m = 0, nsplit = 0;
+  int info2 = gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d.data(), e.data(), &m, &nsplit, w.data(),
+                        iblock.data(), isplit.data());
+  std::vector<double> exact(n);
+  for (int i = 0; i < n; ++i) exact[i] = i + 1.0;
+  double err = max_abs_diff(w.data(), exact);
+  return {info == 0 && info2 == 0 && m == n && err <= 30 * n * n * kEps,
+          "info=" + std::to_string(info) + fmt(" eig(T) vs 1..n: max err %.1e", err)};
+}
+
+Outcome demo_toeplitz() {
+  // Tridiagonal Toeplitz (2, -1): analytic eigenvalues.
+  const int n = 500;
+  std::vector<double> t(n, 0.0), w(n), z(1);
+  t[0] = 2.0;
+  t[1] = -1.0;
+  int m = 0;
+  int info = gpu_toeplitz_eig('N', 'A', n, t.data(), 0, 0, 0, 0, 0.0, &m, w.data(), z.data(), 1);
+  double err = max_abs_diff(w.data(), tridiagonal_toeplitz_eigenvalues(n, 2.0, -1.0));
+  // KMS matrix t_k = rho^k: trace and Frobenius norm fix sum(lambda) and sum(lambda^2).
+  const double rho = 0.5;
+  std::vector<double> kms(n), wk(n);
+  double fro2 = 0;
+  for (int k = 0; k < n; ++k) {
+    kms[k] = std::pow(rho, k);
+    fro2 += (k == 0 ? n : 2.0 * (n - k)) * kms[k] * kms[k];
+  }
+  int mk = 0;
+  int info2 = gpu_toeplitz_eig('N', 'A', n, kms.data(), 0, 0, 0, 0, 0.0, &mk, wk.data(), z.data(), 1);
+  double tr = 0, sq = 0;
+  for (int i = 0; i < mk; ++i) {
+    tr += wk[i];
+    sq += wk[i] * wk[i];
+  }
+  double kerr = std::fmax(std::fabs(tr - n) / n, std::fabs(sq - fro2) / fro2);
+  return {info == 0 && info2 == 0 && m == n && mk == n && err <= 30 * n * kEps * 4 && kerr <= 1e-12,
+          fmt("tridiag(-1,2,-1) max err %.1e;", err) + fmt(" KMS(0.5) trace/Frobenius rel err %.1e", kerr)};
+}
+
+int demo() {
+  std::printf("libgpueig %s demo (GPU usable: %s)\n", gpueig_version(),
+              gpueig_gpu_available() ? "yes" : "no");
+  bool ok = true;
+  ok &= run_demo("gpu_gtsv_pcr", "Laplace T(x) = -100x + 373.15, n = 262144", demo_gtsv);
+  ok &= run_demo("gpu_stebz", "1-2-1 tridiagonal, n = 1000, all", demo_stebz);
+  ok &= run_demo("gpu_getrf_crout", "Pascal matrix, n = 10", demo_getrf);
+  ok &= run_demo("gpu_sytrd_givens", "H diag(1..100) H, vect V", demo_sytrd);
+  ok &= run_demo("gpu_toeplitz_eig", "tridiagonal Toeplitz and KMS, n = 500", demo_toeplitz);
+  std::printf("%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
+  return ok ? 0 : 1;
+}
+
+int usage(FILE *f) {
+  std::fprintf(f,
+               "usage: gpueig info | demo\n"
+               "  info  version, CUDA build, devices, backend policy and crossover sizes\n"
+               "  demo  run all five routines on problems with known answers\n"
+               "environment: GPUEIG_BACKEND=auto|gpu|cpu  GPUEIG_DEVICE=N  GPUEIG_VERBOSE=1\n");
+  return f == stderr ? 2 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) return usage(stderr);
+  if (!std::strcmp(argv[1], "info")) {
+    std::fputs(gpueig_info(), stdout);
+    return 0;
+  }
+  if (!std::strcmp(argv[1], "demo")) return demo();
+  if (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) return usage(stdout);
+  return usage(stderr);
+}

@@ -1,0 +1,22 @@
+// gpu_getrf_crout: argument checks, dispatch, and the CPU path (LAPACK DGETRF).
+#include "checks.hpp"
+#include "dispatch.hpp"
+#include "gpueig.h"
+#include "lapack.hpp"
+
+extern "C" int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv) {
+  using namespace gpueig;
+  CallRecord call(Routine::getrf, sizes({{"m", m}, {"n", n}}));
+  if (m < 0) return -1;
+  if (n < 0) return -2;
+  if (lda < max1(m)) return -4;
+  if (m == 0 || n == 0) return 0;
+
+  Decision how = choose(Routine::getrf, m < n ? m : n);
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  int info = 0;
+  L->dgetrf(&m, &n, a, &lda, ipiv, &info);
+  call.done(Backend::cpu, how.why);
+  return info;
+}

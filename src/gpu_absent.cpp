@@ -1,0 +1,19 @@
+// The GPU interface of a build made without CUDA: there is no device, and every GPU call says
+// so, which sends `auto` to the CPU and makes a forced "gpu" policy return GPUEIG_ERR_DEVICE.
+#include "gpu_backend.hpp"
+
+namespace gpueig::gpu {
+namespace {
+const char kWhy[] = "libgpueig was built without CUDA";
+}
+
+bool available() { return false; }
+std::string unavailable_reason() { return kWhy; }
+std::string describe_devices() { return ""; }
+int selected_device() { return -1; }
+
+Status gtsv(int64_t, int64_t, const double *, const double *, const double *, double *, int64_t) {
+  return Status::fail(Status::unavailable, kWhy);
+}
+
+}  // namespace gpueig::gpu

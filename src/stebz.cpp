@@ -1,0 +1,55 @@
+// gpu_stebz: argument checks, dispatch, and the CPU path (LAPACK DSTEBZ).
+#include <vector>
+
+#include "checks.hpp"
+#include "dispatch.hpp"
+#include "gpueig.h"
+#include "lapack.hpp"
+
+namespace gpueig {
+namespace {
+
+int stebz_cpu(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+              int *isplit) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  std::vector<double> work;
+  std::vector<int> iwork;
+  try {
+    work.resize(4 * static_cast<size_t>(n));
+    iwork.resize(3 * static_cast<size_t>(n));
+  } catch (const std::bad_alloc &) {
+    return GPUEIG_ERR_MEMORY;
+  }
+  int info = 0;
+  L->dstebz(&range, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, m, nsplit, w, iblock, isplit,
+            work.data(), iwork.data(), &info, 1, 1);
+  return info;
+}
+
+}  // namespace
+}  // namespace gpueig
+
+extern "C" int gpu_stebz(char range, char order, int n, double vl, double vu, int il, int iu,
+                         double abstol, const double *d, const double *e, int *m, int *nsplit,
+                         double *w, int *iblock, int *isplit) {
+  using namespace gpueig;
+  CallRecord call(Routine::stebz, sizes({{"n", n}}));
+  const bool all = lsame(range, 'A'), byval = lsame(range, 'V'), byidx = lsame(range, 'I');
+  if (!all && !byval && !byidx) return -1;
+  if (!lsame(order, 'B') && !lsame(order, 'E')) return -2;
+  if (n < 0) return -3;
+  if (byval && !(vl < vu)) return -5;  // also rejects NaN bounds, which LAPACK cannot handle
+  if (byidx && (il < 1 || il > max1(n))) return -6;
+  if (byidx && (iu < (n < il ? n : il) || iu > n)) return -7;
+  if (!all_finite(d, n)) return -9;
+  if (n > 1 && !all_finite(e, n - 1)) return -10;
+  *m = 0;
+  if (n == 0) return 0;
+
+  Decision how = choose(Routine::stebz, n);
+  int info = stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit);
+  call.done(Backend::cpu, how.why);
+  return info;
+}

@@ -1,0 +1,51 @@
+// The utility entry points of the public API.
+#include <string>
+
+#include "dispatch.hpp"
+#include "lapack.hpp"
+#include "gpu_backend.hpp"
+#include "gpueig.h"
+
+#ifndef GPUEIG_VERSION
+#error "GPUEIG_VERSION must be defined by the build"
+#endif
+
+extern "C" const char *gpueig_version(void) { return GPUEIG_VERSION; }
+
+extern "C" int gpueig_gpu_available(void) { return gpueig::gpu::available() ? 1 : 0; }
+
+extern "C" const char *gpueig_last_backend(void) {
+  return gpueig::backend_name(gpueig::last_backend());
+}
+
+extern "C" int gpueig_set_backend(const char *name) {
+  return gpueig::set_policy_by_name(name) ? 0 : -1;
+}
+
+extern "C" const char *gpueig_info(void) {
+  using namespace gpueig;
+  thread_local std::string text;
+  text = std::string("libgpueig ") + GPUEIG_VERSION + "\n";
+#ifdef GPUEIG_CUDA_ARCHS
+  text += std::string("CUDA build: yes (architectures ") + GPUEIG_CUDA_ARCHS + ")\n";
+#else
+  text += "CUDA build: no\n";
+#endif
+  text += std::string("LAPACK (CPU backend): ") + lapack::library_name() +
+          (lapack::table() ? "" : std::string(" -- NOT LOADED: ") + lapack::load_error()) + "\n";
+  std::string devices = gpu::describe_devices();
+  text += "devices:" + std::string(devices.empty() ? " none\n" : "\n" + devices);
+  text += std::string("GPU usable: ") +
+          (gpu::available() ? "yes" : "no (" + gpu::unavailable_reason() + ")") + "\n";
+  text += std::string("backend policy: ") + policy_name(policy()) + "\n";
+  text += "routines (GPU method; auto uses the GPU from this size):\n";
+  for (int r = 0; r < static_cast<int>(Routine::count); ++r) {
+    const RoutineInfo &info = routine_info(static_cast<Routine>(r));
+    int64_t x = crossover(static_cast<Routine>(r));
+    text += std::string("  ") + info.name + ": " +
+            (info.has_gpu ? (info.size_meaning + std::string(" >= ") + std::to_string(x))
+                          : std::string("CPU only (no GPU method yet)")) +
+            "\n";
+  }
+  return text.c_str();
+}
