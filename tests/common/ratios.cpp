@@ -1,0 +1,140 @@
+#include "ratios.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lapack_ref.hpp"
+
+namespace ratios {
+namespace {
+
+using Mat = std::vector<double>;
+
+// c = op(a) * op(b), all n x n with leading dimension n (small test sizes only).
+Mat product(const char *ta, const char *tb, int n, const double *a, int lda, const double *b,
+            int ldb) {
+  Mat c(static_cast<size_t>(n) * n);
+  const double one = 1, zero = 0;
+  dgemm_(ta, tb, &n, &n, &n, &one, a, &lda, b, &ldb, &zero, c.data(), &n, 1, 1);
+  return c;
+}
+
+}  // namespace
+
+double norm1(int64_t m, int64_t n, const double *a, int64_t lda) {
+  double best = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0;
+    for (int64_t i = 0; i < m; ++i) s += std::fabs(a[i + j * lda]);
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+double gtsv_residual(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+                     const double *b, int64_t ldb, const double *x, int64_t ldx) {
+  double anorm = 0;
+  for (int64_t j = 0; j < n; ++j)
+    anorm = std::max(anorm, std::fabs(d[j]) + (j > 0 ? std::fabs(du[j - 1]) : 0.0) +
+                                (j < n - 1 ? std::fabs(dl[j]) : 0.0));
+  double worst = 0;
+  for (int64_t c = 0; c < nrhs; ++c) {
+    const double *xc = x + c * ldx, *bc = b + c * ldb;
+    double rn = 0, xn = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double ax = d[i] * xc[i];
+      if (i > 0) ax += dl[i - 1] * xc[i - 1];
+      if (i < n - 1) ax += du[i] * xc[i + 1];
+      rn += std::fabs(bc[i] - ax);
+      xn += std::fabs(xc[i]);
+    }
+    double r = (xn <= 0) ? (rn > 0 ? 1 / kEps : 0.0) : ((rn / anorm) / xn) / kEps;
+    if (!(r == r)) return INFINITY;  // NaN
+    worst = std::max(worst, r);
+  }
+  return worst;
+}
+
+double getrf_residual(int64_t m, int64_t n, const double *a, int64_t lda, const double *lu,
+                      int64_t ldlu, const int *ipiv) {
+  const int64_t k = std::min(m, n);
+  // L U, then undo the row interchanges backwards to compare with A.
+  Mat prod(m * n, 0.0);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      double s = 0;
+      for (int64_t l = 0; l <= std::min({i, j, k - 1}); ++l) {
+        double lil = (l == i) ? 1.0 : lu[i + l * ldlu];
+        s += lil * lu[l + j * ldlu];
+      }
+      prod[i + j * m] = s;
+    }
+  for (int64_t i = k - 1; i >= 0; --i) {
+    int64_t p = ipiv[i] - 1;
+    if (p != i)
+      for (int64_t j = 0; j < n; ++j) std::swap(prod[i + j * m], prod[p + j * m]);
+  }
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) prod[i + j * m] -= a[i + j * lda];
+  double anorm = norm1(m, n, a, lda);
+  double rn = norm1(m, n, prod.data(), m);
+  if (anorm <= 0) return rn > 0 ? 1 / kEps : 0.0;
+  return ((rn / anorm) / static_cast<double>(std::max<int64_t>(1, n))) / kEps;
+}
+
+double solve_residual(int64_t n, const double *a, int64_t lda, const double *x, const double *b) {
+  double rn = 0, xn = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double s = b[i];
+    for (int64_t j = 0; j < n; ++j) s -= a[i + j * lda] * x[j];
+    rn += std::fabs(s);
+    xn += std::fabs(x[i]);
+  }
+  double anorm = norm1(n, n, a, lda);
+  if (anorm <= 0 || xn <= 0) return rn > 0 ? 1 / kEps : 0.0;
+  return ((rn / anorm) / xn) / kEps;
+}
+
+double tridiagonal_similarity(int64_t n, const double *a, int64_t lda, const double *d,
+                              const double *e, const double *q, int64_t ldq) {
+  const int nn = static_cast<int>(n);
+  Mat t(n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    t[i + i * n] = d[i];
+    if (i + 1 < n) t[i + 1 + i * n] = t[i + (i + 1) * n] = e[i];
+  }
+  Mat qt = product("N", "N", nn, q, static_cast<int>(ldq), t.data(), nn);
+  Mat qtq = product("N", "T", nn, qt.data(), nn, q, static_cast<int>(ldq));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) qtq[i + j * n] -= a[i + j * lda];
+  double anorm = norm1(n, n, a, lda);
+  double rn = norm1(n, n, qtq.data(), n);
+  if (anorm <= 0) return rn > 0 ? 1 / kEps : 0.0;
+  // dsyt21's form, safe when ||A|| is near overflow or underflow.
+  return (std::min(rn, static_cast<double>(n) * anorm) / anorm) / (static_cast<double>(n) * kEps);
+}
+
+double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq) {
+  double worst = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    double col = 0;
+    for (int64_t i = 0; i < k; ++i) {
+      double s = 0;
+      for (int64_t l = 0; l < n; ++l) s += q[l + i * ldq] * q[l + j * ldq];
+      col += std::fabs((i == j ? 1.0 : 0.0) - s);
+    }
+    worst = std::max(worst, col);
+  }
+  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * kEps);
+}
+
+double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,
+                           double tnorm) {
+  if (x.size() != y.size()) return INFINITY;
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(x[i] - y[i]));
+  if (worst == 0) return 0;
+  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * tnorm * kEps);
+}
+
+}  // namespace ratios

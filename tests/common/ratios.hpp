@@ -1,0 +1,38 @@
+// LAPACK's test ratios (the dgtt02 / dget01 / dsyt21 / dort01 family), threshold 30.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ratios {
+
+// LAPACK's DLAMCH('Epsilon'): the unit roundoff 2^-53 its test ratios divide by.
+constexpr double kEps = 1.1102230246251565e-16;
+constexpr double kThreshold = 30.0;
+
+// ||A||_1 of an m x n matrix.
+double norm1(int64_t m, int64_t n, const double *a, int64_t lda);
+
+// dgtt02: max over columns of ||b - A x||_1 / (||A||_1 ||x||_1 eps).
+double gtsv_residual(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+                     const double *b, int64_t ldb, const double *x, int64_t ldx);
+
+// dget01: ||P A - L U||_1 / (n ||A||_1 eps) for the factors (lu, ipiv) of the m x n matrix a.
+double getrf_residual(int64_t m, int64_t n, const double *a, int64_t lda, const double *lu,
+                      int64_t ldlu, const int *ipiv);
+
+// dget02: ||b - A x||_1 / (||A||_1 ||x||_1 eps) for one right-hand side of a square system.
+double solve_residual(int64_t n, const double *a, int64_t lda, const double *x, const double *b);
+
+// dsyt21 (first ratio): ||A - Q T Q^T||_1 / (n ||A||_1 eps), a symmetric in full storage.
+double tridiagonal_similarity(int64_t n, const double *a, int64_t lda, const double *d,
+                              const double *e, const double *q, int64_t ldq);
+
+// dort01: ||I - Q^T Q||_1 / (n eps) for the n x k matrix q.
+double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq);
+
+// max |x_i - y_i| / (n ||T|| eps) over two equally long eigenvalue lists of an order-n matrix
+// (infinite when the lengths differ).
+double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,
+                           double tnorm);
+
+}  // namespace ratios

@@ -1,0 +1,58 @@
+// The matrix zoo of DESIGN.md, shared by every test: deterministic generators (fixed seeds) for
+// tridiagonal systems, symmetric tridiagonal matrices, dense general and symmetric matrices and
+// symmetric Toeplitz matrices, plus the size lists the tests sweep.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zoo {
+
+using Vec = std::vector<double>;
+
+// Sizes: 1, 2, 3, small odd/even, primes, powers of two and their neighbours.
+std::vector<int> tridiagonal_sizes();  // up to a few thousand
+std::vector<int> dense_sizes();        // up to ~130 (dense O(n^3) references)
+
+// General tridiagonal system A = tridiag(dl, d, du).
+struct Tridiagonal {
+  std::string name;
+  Vec dl, d, du;
+  bool dominant;  // strictly diagonally dominant by rows and columns
+};
+// kinds: "dominant", "spd121", "nondominant", "helmholtz", "singular", "nearsingular", "tiny",
+// "huge"
+std::vector<std::string> tridiagonal_kinds();
+Tridiagonal tridiagonal(const std::string &kind, int n, uint64_t seed = 1);
+
+// Symmetric tridiagonal T = (d, e) for eigenvalue tests.
+struct SymTridiagonal {
+  std::string name;
+  Vec d, e;
+};
+// kinds: "random", "121", "wilkinson", "glued_wilkinson", "clustered", "repeated", "graded",
+// "zero_offdiag", "tiny", "huge"
+std::vector<std::string> symtridiagonal_kinds();
+SymTridiagonal symtridiagonal(const std::string &kind, int n, uint64_t seed = 1);
+
+// Dense m x n general matrix (column-major, leading dimension lda >= m).
+// kinds: "random", "dominant", "wilkinson_growth", "zero_column", "rank_deficient", "tiny", "huge"
+std::vector<std::string> general_kinds();
+Vec general(const std::string &kind, int m, int n, int lda, uint64_t seed = 1);
+
+// Dense n x n symmetric matrix, full storage (both triangles set), leading dimension lda.
+// kinds: "random", "graded", "clustered", "repeated", "zero_blocks", "tiny", "huge"
+std::vector<std::string> symmetric_kinds();
+Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed = 1);
+
+// First column t of a symmetric Toeplitz matrix.
+// kinds: "random", "kms", "tridiagonal", "circulant", "clustered", "tiny", "huge"
+std::vector<std::string> toeplitz_kinds();
+Vec toeplitz(const std::string &kind, int n, uint64_t seed = 1);
+Vec toeplitz_dense(const Vec &t);  // the n x n matrix, leading dimension n
+
+// A random orthogonal n x n matrix (leading dimension n).
+Vec orthogonal(int n, uint64_t seed);
+Vec uniform(int64_t count, double lo, double hi, uint64_t seed);
+
+}  // namespace zoo
