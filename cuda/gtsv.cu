@@ -7,7 +7,6 @@
 // steps every row is decoupled and x_i = r_i / b_i. PCR does not pivot, so it is only trusted
 // when no pivot was zero, every value stayed finite and the residual of the result is small;
 // otherwise the caller recomputes with DGTSV.
-#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -215,7 +214,7 @@ Status pcr_solve(cudaStream_t st, int64_t n, int64_t nrhs, const double *dl, con
   const double *rsum = reinterpret_cast<const double *>(c + 1), *xsum = rsum + nrhs;
   for (int64_t j = 0; j < nrhs; ++j) {
     // As DGTT02: ((||r|| / ||A||) / ||x||) / eps, with an exact zero residual always accepted.
-    double ratio = rsum[j] == 0.0 ? 0.0 : rsum[j] / anorm / xsum[j] / DBL_EPSILON;
+    double ratio = rsum[j] == 0.0 ? 0.0 : rsum[j] / anorm / xsum[j] / kUnitRoundoff;
     if (!(ratio <= kGtsvResidualLimit) || !std::isfinite(xsum[j]) || !std::isfinite(anorm))
       return Status::fail(Status::unsafe, "PCR residual check failed (ratio " +
                                               std::to_string(ratio) + " for column " +

@@ -1,0 +1,347 @@
+// gpueig_bench: times libgpueig beside what users would pick instead, in the same process.
+//   gtsv: device-resident PCR vs cuSPARSE gtsv2 / gtsv2_nopivot; host call (transfers included)
+//         vs OpenBLAS dgtsv; a host-call sweep that measures the auto crossover.
+//   stebz, getrf, sytrd, toeplitz: the public call (CPU backend until their GPU halves land)
+//         vs the direct OpenBLAS call a user makes today.
+// Medians after a warm-up; GPU times with CUDA events. Prints a table and writes JSON.
+//   usage: gpueig_bench [--json FILE] [--quick]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpueig.h"
+#include "gtsv.hpp"
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "zoo.hpp"
+
+namespace {
+
+#define CUDA_OK(x)                                                                    \
+  do {                                                                                \
+    cudaError_t e_ = (x);                                                             \
+    if (e_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                   \
+    }                                                                                 \
+  } while (0)
+#define SPARSE_OK(x)                                                                  \
+  do {                                                                                \
+    cusparseStatus_t s_ = (x);                                                        \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                              \
+      std::fprintf(stderr, "%s:%d %s: cuSPARSE status %d\n", __FILE__, __LINE__, #x, (int)s_); \
+      std::exit(2);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+struct Row {
+  std::string routine, problem, mode;  // mode: "device" (device-resident) or "host" (host call)
+  long long n;
+  std::string backend;                 // where libgpueig ran
+  double ours_ms;
+  std::string anchor;
+  double anchor_ms;
+  double ours_ratio, anchor_ratio;     // accuracy ratios (LAPACK test ratio; threshold 30)
+  double gbps;                         // ours, at the minimal traffic, 0 if not meaningful
+};
+std::vector<Row> g_rows;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Host wall time of `run`, `reset` (untimed) before each repetition; one warm-up.
+double host_ms(int reps, const std::function<void()> &reset, const std::function<void()> &run) {
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    reset();
+    auto t0 = std::chrono::steady_clock::now();
+    run();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) t.push_back(ms);
+  }
+  return median(t);
+}
+
+// Device time of `run` on `stream` with CUDA events, `reset` (untimed) before each repetition.
+double device_ms(cudaStream_t stream, int reps, const std::function<void()> &reset,
+                 const std::function<void()> &run) {
+  cudaEvent_t a, b;
+  CUDA_OK(cudaEventCreate(&a));
+  CUDA_OK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    reset();
+    CUDA_OK(cudaStreamSynchronize(stream));
+    CUDA_OK(cudaEventRecord(a, stream));
+    run();
+    CUDA_OK(cudaEventRecord(b, stream));
+    CUDA_OK(cudaEventSynchronize(b));
+    float ms = 0;
+    CUDA_OK(cudaEventElapsedTime(&ms, a, b));
+    if (r > 0) t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return median(t);
+}
+
+template <class T>
+T *device_copy(const std::vector<T> &h) {
+  T *d = nullptr;
+  CUDA_OK(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)));
+  CUDA_OK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+std::vector<double> download(const double *d, size_t count) {
+  std::vector<double> h(count);
+  CUDA_OK(cudaMemcpy(h.data(), d, count * sizeof(double), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// Device-to-device copy bandwidth, counting bytes read plus bytes written.
+double copy_bandwidth_gbps(cudaStream_t s) {
+  const size_t bytes = size_t(1) << 30;
+  void *x, *y;
+  CUDA_OK(cudaMalloc(&x, bytes));
+  CUDA_OK(cudaMalloc(&y, bytes));
+  CUDA_OK(cudaMemset(x, 1, bytes));
+  double ms = device_ms(s, 10, [] {}, [&] { CUDA_OK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s)); });
+  cudaFree(x);
+  cudaFree(y);
+  return 2.0 * bytes / (ms * 1e6);
+}
+
+double gtsv_ratio(const zoo::Tridiagonal &a, const std::vector<double> &b, const std::vector<double> &x) {
+  const long long n = static_cast<long long>(a.d.size());
+  return ratios::gtsv_residual(n, 1, a.dl.data(), a.d.data(), a.du.data(), b.data(), n, x.data(), n);
+}
+
+void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
+  const zoo::Tridiagonal a = zoo::tridiagonal("dominant", n, 11);
+  const std::vector<double> b = zoo::uniform(n, -1, 1, 12);
+  // cuSPARSE keeps dl(0) = 0 and du(n-1) = 0 inside length-n arrays.
+  std::vector<double> dl_cs(n, 0.0), du_cs(n, 0.0);
+  std::copy(a.dl.begin(), a.dl.end(), dl_cs.begin() + 1);
+  std::copy(a.du.begin(), a.du.end(), du_cs.begin());
+  double *ddl = device_copy(a.dl), *dd = device_copy(a.d), *ddu = device_copy(a.du);
+  double *cdl = device_copy(dl_cs), *cdu = device_copy(du_cs);
+  double *b0 = device_copy(b), *x = device_copy(b);
+  void *work = nullptr;
+  CUDA_OK(cudaMalloc(&work, gpueig::gpu::gtsv_workspace_bytes(n, 1)));
+  auto reset = [&] { CUDA_OK(cudaMemcpyAsync(x, b0, n * sizeof(double), cudaMemcpyDeviceToDevice, s)); };
+
+  std::string backend = "gpu";
+  double ours = device_ms(s, reps, reset, [&] {
+    gpueig::gpu::Status st = gpueig::gpu::gtsv_device(s, n, 1, ddl, dd, ddu, x, n, work);
+    if (!st) backend = "FAILED: " + st.reason;
+  });
+  double ours_ratio = gtsv_ratio(a, b, download(x, n));
+
+  struct Anchor { const char *name; bool pivot; };
+  for (Anchor an : {Anchor{"cuSPARSE gtsv2_nopivot", false}, Anchor{"cuSPARSE gtsv2", true}}) {
+    size_t bytes = 0;
+    if (an.pivot)
+      SPARSE_OK(cusparseDgtsv2_bufferSizeExt(sp, n, 1, cdl, dd, cdu, x, n, &bytes));
+    else
+      SPARSE_OK(cusparseDgtsv2_nopivot_bufferSizeExt(sp, n, 1, cdl, dd, cdu, x, n, &bytes));
+    void *buf = nullptr;
+    CUDA_OK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
+    double ms = device_ms(s, reps, reset, [&] {
+      if (an.pivot)
+        SPARSE_OK(cusparseDgtsv2(sp, n, 1, cdl, dd, cdu, x, n, buf));
+      else
+        SPARSE_OK(cusparseDgtsv2_nopivot(sp, n, 1, cdl, dd, cdu, x, n, buf));
+    });
+    double r = gtsv_ratio(a, b, download(x, n));
+    g_rows.push_back({"gtsv", "diag. dominant, nrhs 1", "device", n, backend, ours, an.name, ms,
+                      ours_ratio, r, 40.0 * n / (ours * 1e6)});
+    cudaFree(buf);
+  }
+  for (double *p : {ddl, dd, ddu, cdl, cdu, b0, x}) cudaFree(p);
+  cudaFree(work);
+}
+
+// Host call, what a drop-in user pays: libgpueig (GPU forced) vs OpenBLAS dgtsv.
+Row gtsv_host(int n, int reps) {
+  const zoo::Tridiagonal a = zoo::tridiagonal("dominant", n, 21);
+  const std::vector<double> b = zoo::uniform(n, -1, 1, 22);
+  std::vector<double> dl, d, du, x;
+  auto reset = [&] { dl = a.dl; d = a.d; du = a.du; x = b; };
+  std::string backend;
+  gpueig_set_backend("gpu");
+  double ours = host_ms(reps, reset, [&] {
+    gpu_gtsv_pcr(n, 1, dl.data(), d.data(), du.data(), x.data(), n);
+    backend = gpueig_last_backend();
+  });
+  gpueig_set_backend("auto");
+  double ours_ratio = gtsv_ratio(a, b, x);
+  int one = 1, info = 0;
+  double ms = host_ms(reps, reset, [&] { dgtsv_(&n, &one, dl.data(), d.data(), du.data(), x.data(), &n, &info); });
+  return {"gtsv", "diag. dominant, nrhs 1", "host", n, backend, ours, "OpenBLAS dgtsv", ms,
+          ours_ratio, gtsv_ratio(a, b, x), 0};
+}
+
+// Smallest n from which the GPU host call beats dgtsv (the `auto` crossover).
+long long gtsv_crossover(bool quick) {
+  long long found = -1;
+  for (int n : {1024, 4096, 16384, 32768, 65536, 131072, 262144, 524288, 1048576}) {
+    Row r = gtsv_host(n, quick ? 3 : 15);
+    std::printf("  crossover sweep: n=%8d  gpu host call %8.3f ms  dgtsv %8.3f ms\n", n, r.ours_ms, r.anchor_ms);
+    if (r.ours_ms < r.anchor_ms && found < 0) found = n;
+    if (r.ours_ms >= r.anchor_ms) found = -1;  // must stay faster from there on
+  }
+  return found;
+}
+
+// A CPU-backed routine: the public call beside the direct OpenBLAS call.
+void cpu_row(const char *routine, const char *problem, long long n, const char *anchor, int reps,
+             const std::function<void()> &reset, const std::function<void()> &ours,
+             const std::function<void()> &theirs, const std::function<double()> &accuracy) {
+  std::string backend;
+  double o = host_ms(reps, reset, [&] { ours(); backend = gpueig_last_backend(); });
+  double acc = accuracy();
+  double t = host_ms(reps, reset, theirs);
+  g_rows.push_back({routine, problem, "host", n, backend, o, anchor, t, acc, -1, 0});
+}
+
+void bench_cpu_routines(bool quick) {
+  const int n = quick ? 512 : 1024, reps = quick ? 1 : 3;
+  {  // stebz, all eigenvalues
+    zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 31);
+    std::vector<double> w(n), work(4 * n), wref(n);
+    std::vector<int> ib(n), is(n), iwork(3 * n);
+    int m = 0, ns = 0, info = 0;
+    cpu_row("stebz", "random, all, ORDER E", n, "OpenBLAS dstebz", reps, [] {},
+            [&] { gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data()); },
+            [&] { int nn = n, z = 0; double zero = 0; dstebz_("A", "E", &nn, &zero, &zero, &z, &z, &zero, t.d.data(), t.e.data(), &m, &ns, wref.data(), ib.data(), is.data(), work.data(), iwork.data(), &info, 1, 1); },
+            [&] { return -1.0; });
+    double tnorm = 0;
+    for (int i = 0; i < n; ++i)
+      tnorm = std::max(tnorm, std::fabs(t.d[i]) + (i > 0 ? std::fabs(t.e[i - 1]) : 0.0) + (i < n - 1 ? std::fabs(t.e[i]) : 0.0));
+    g_rows.back().ours_ratio = ratios::eigenvalue_distance(w, wref, n, tnorm);
+  }
+  {  // getrf
+    const std::vector<double> a0 = zoo::general("random", n, n, n, 32);
+    std::vector<double> a;
+    std::vector<int> ipiv(n);
+    int info = 0;
+    cpu_row("getrf", "random, square", n, "OpenBLAS dgetrf", reps, [&] { a = a0; },
+            [&] { gpu_getrf_crout(n, n, a.data(), n, ipiv.data()); },
+            [&] { int nn = n; dgetrf_(&nn, &nn, a.data(), &nn, ipiv.data(), &info); },
+            [&] { return ratios::getrf_residual(n, n, a0.data(), n, a.data(), n, ipiv.data()); });
+  }
+  {  // sytrd, values only
+    const std::vector<double> a0 = zoo::symmetric("random", n, n, 33);
+    std::vector<double> a, d(n), e(n), q(1), tau(n), work;
+    int info = 0;
+    cpu_row("sytrd", "random, vect N", n, "OpenBLAS dsytrd", reps, [&] { a = a0; },
+            [&] { gpu_sytrd_givens('N', 'L', n, a.data(), n, d.data(), e.data(), q.data(), 1); },
+            [&] {
+              int nn = n, lwork = -1;
+              double query = 0;
+              dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), &query, &lwork, &info, 1);
+              lwork = static_cast<int>(query);
+              work.resize(lwork);
+              dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
+            },
+            [&] { return -1.0; });
+  }
+  {  // toeplitz: what users do today is dsyevr on the dense matrix
+    const std::vector<double> t = zoo::toeplitz("random", n, 34);
+    const std::vector<double> dense0 = zoo::toeplitz_dense(t);
+    std::vector<double> dense, w(n), wref(n), z(1), work;
+    std::vector<int> iwork, isuppz(2 * n);
+    int m = 0, mref = 0, info = 0;
+    cpu_row("toeplitz", "random, all values", n, "OpenBLAS dsyevr on dense T", reps, [&] { dense = dense0; },
+            [&] { gpu_toeplitz_eig('N', 'A', n, t.data(), 0, 0, 0, 0, 0.0, &m, w.data(), z.data(), 1); },
+            [&] {
+              int nn = n, one = 1, lwork = -1, liwork = -1, iq = 0, z0 = 0;
+              double q = 0, zero = 0;
+              dsyevr_("N", "A", "L", &nn, dense.data(), &nn, &zero, &zero, &z0, &z0, &zero, &mref, wref.data(), z.data(), &one, isuppz.data(), &q, &lwork, &iq, &liwork, &info, 1, 1, 1);
+              lwork = static_cast<int>(q); liwork = iq;
+              work.resize(lwork); iwork.resize(liwork);
+              dsyevr_("N", "A", "L", &nn, dense.data(), &nn, &zero, &zero, &z0, &z0, &zero, &mref, wref.data(), z.data(), &one, isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
+            },
+            [&] { return -1.0; });
+    g_rows.back().ours_ratio = ratios::eigenvalue_distance(w, wref, n, ratios::norm1(n, n, dense0.data(), n));
+  }
+}
+
+void print_and_save(const char *json, const std::string &gpu, double copy_gbps, long long crossover) {
+  std::printf("\n%-9s %-34s %-6s %9s %-5s %11s  %-40s %11s %9s %10s %10s %8s\n", "routine", "problem", "mode",
+              "n", "ran", "ours ms", "anchor", "anchor ms", "speedup", "ours acc", "anch acc", "GB/s");
+  for (const Row &r : g_rows)
+    std::printf("%-9s %-34s %-6s %9lld %-5s %11.3f  %-40s %11.3f %8.2fx %10.2g %10.2g %8.0f\n",
+                r.routine.c_str(), r.problem.c_str(), r.mode.c_str(), r.n, r.backend.c_str(), r.ours_ms,
+                r.anchor.c_str(), r.anchor_ms, r.anchor_ms / r.ours_ms, r.ours_ratio, r.anchor_ratio, r.gbps);
+  std::printf("device: %s; device-to-device copy %.0f GB/s (read + write); gtsv host-call crossover %lld\n",
+              gpu.c_str(), copy_gbps, crossover);
+  std::printf("speedup = anchor ms / ours ms; acc = LAPACK test ratio (<= 30 passes; -1 = not computed)\n");
+  if (!json) return;
+  FILE *f = std::fopen(json, "w");
+  if (!f) return;
+  std::fprintf(f, "{\n  \"device\": \"%s\",\n  \"copy_gbps\": %.1f,\n  \"gtsv_crossover\": %lld,\n  \"rows\": [\n",
+               gpu.c_str(), copy_gbps, crossover);
+  for (size_t i = 0; i < g_rows.size(); ++i) {
+    const Row &r = g_rows[i];
+    std::fprintf(f, "    {\"routine\": \"%s\", \"problem\": \"%s\", \"mode\": \"%s\", \"n\": %lld, "
+                    "\"backend\": \"%s\", \"ours_ms\": %.6g, \"anchor\": \"%s\", \"anchor_ms\": %.6g, "
+                    "\"speedup\": %.4g, \"ours_ratio\": %.4g, \"anchor_ratio\": %.4g, \"gbps\": %.1f}%s\n",
+                 r.routine.c_str(), r.problem.c_str(), r.mode.c_str(), r.n, r.backend.c_str(), r.ours_ms,
+                 r.anchor.c_str(), r.anchor_ms, r.anchor_ms / r.ours_ms, r.ours_ratio, r.anchor_ratio,
+                 r.gbps, i + 1 < g_rows.size() ? "," : "");
+  }
+  std::fprintf(f, "  ]\n}\n");
+  std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const char *json = nullptr;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (!gpueig_gpu_available()) {
+    std::fprintf(stderr, "gpueig_bench needs a usable GPU:\n%s", gpueig_info());
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  cudaStream_t s;
+  CUDA_OK(cudaStreamCreate(&s));
+  cusparseHandle_t sp;
+  SPARSE_OK(cusparseCreate(&sp));
+  SPARSE_OK(cusparseSetStream(sp, s));
+
+  double copy = copy_bandwidth_gbps(s);
+  std::vector<int> sizes = {4096, 65536, 1 << 20, 1 << 24};
+  if (quick) sizes = {4096, 65536, 1 << 20};
+  for (int n : sizes) bench_gtsv_device(s, sp, n, n >= (1 << 22) ? 10 : 30);
+  for (int n : sizes) g_rows.push_back(gtsv_host(n, n >= (1 << 22) ? 5 : 15));
+  std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
+  long long cross = gtsv_crossover(quick);
+  bench_cpu_routines(quick);
+  print_and_save(json, prop.name, copy, cross);
+  cusparseDestroy(sp);
+  cudaStreamDestroy(s);
+  return 0;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# GPU check, run on a machine with an NVIDIA GPU from the repository root:
+#   tools/gpu-check.sh OUTDIR
+# Builds Release for sm_90 (override with CUDA_ARCH=..) with all cores, runs the whole test suite
+# (the `gpu` label included), the GPU tests under compute-sanitizer (memcheck and racecheck), the
+# demo and the benchmark. Writes build.log, tests.log, sanitizer.log, demo.log, bench.log,
+# bench.json and summary.txt into OUTDIR. Exits non-zero if any step failed.
+set -uo pipefail
+out=${1:?usage: tools/gpu-check.sh OUTDIR}
+mkdir -p "$out"
+build=${GPUEIG_GPU_BUILD:-build-gpu}
+arch=${CUDA_ARCH:-90}
+summary="$out/summary.txt"
+: > "$summary"
+failed=0
+
+# step NAME LOG COMMAND...: runs COMMAND, appending its output to LOG, and records the outcome.
+step() {
+  local name=$1 log=$2
+  shift 2
+  local t0=$SECONDS
+  echo "== $name: $*" >> "$log"
+  "$@" >> "$log" 2>&1
+  local rc=$?
+  local line
+  line=$(printf '%-22s %s (%ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo "FAILED rc=$rc")" $((SECONDS - t0)))
+  echo "$line" | tee -a "$summary"
+  [ $rc -eq 0 ] || failed=1
+  return $rc
+}
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >> "$summary" 2>&1
+step configure "$out/build.log" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" || { tail -n 40 "$out/build.log"; exit 1; }
+step build "$out/build.log" cmake --build "$build" -j "$(nproc)" || { tail -n 60 "$out/build.log"; exit 1; }
+
+step tests-gpu "$out/tests.log" ctest --test-dir "$build" -L gpu --output-on-failure
+step tests-all "$out/tests.log" ctest --test-dir "$build" --output-on-failure -j 4
+# A skipped GPU test on a GPU machine means the device was not usable: that is a failure here.
+if grep -q "(Skipped)" "$out/tests.log"; then
+  echo "tests-gpu              FAILED: GPU tests were skipped on a GPU machine" | tee -a "$summary"
+  failed=1
+fi
+
+san="compute-sanitizer --error-exitcode 1"
+for t in test_gtsv_gpu test_dispatch; do
+  step "memcheck $t" "$out/sanitizer.log" $san --tool memcheck --leak-check full "$build/tests/$t"
+done
+step "racecheck test_gtsv_gpu" "$out/sanitizer.log" $san --tool racecheck "$build/tests/test_gtsv_gpu"
+
+step demo "$out/demo.log" "$build/gpueig" demo
+step bench "$out/bench.log" "$build/bench/gpueig_bench" --json "$out/bench.json"
+
+echo "--- summary" ; cat "$summary"
+echo "--- benchmark"; sed -n '/^routine/,$p' "$out/bench.log"
+grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c
+exit $failed

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what libgpueig needs to build and test on Debian 12+ / Ubuntu 24.04+:
+# a C/C++ toolchain, CMake >= 3.25, OpenBLAS (with LAPACK), LAPACKE, GoogleTest, pkg-config.
+# The CUDA toolkit is not installed here: with nvcc present (on PATH or in /usr/local/cuda) the GPU
+# backend is built, without it the library is CPU-only.
+set -euo pipefail
+packages=(g++ make cmake pkg-config libopenblas-dev liblapacke-dev libgtest-dev)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup.sh: run as root or install sudo" >&2; exit 1; }
+  sudo=sudo
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake_version=$(cmake --version | head -n1 | awk '{print $3}')
+if ! printf '3.25\n%s\n' "$cmake_version" | sort -V -C; then
+  echo "setup.sh: CMake $cmake_version is older than 3.25 (this distribution is too old)" >&2
+  exit 1
+fi
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup.sh: CUDA toolkit found: the GPU backend will be built"
+else
+  echo "setup.sh: no CUDA toolkit (nvcc) found: the library will be CPU-only"
+fi
