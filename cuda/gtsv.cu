@@ -92,35 +92,30 @@ __global__ void pcr_finish(int64_t n, int64_t nrhs, const double *b, const doubl
   for (int64_t j = 0; j < nrhs; ++j) x[i + j * n] = rin[i + j * ldin] / p;
 }
 
-__device__ double block_sum(double v) {
+// Block-wide reduction with `op` (a sum or a max); the result is valid in thread 0. Every thread
+// of the block must call it.
+template <class Op>
+__device__ double block_reduce(double v, Op op) {
   __shared__ double partial[kThreads / 32];
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+  for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   __syncthreads();  // `partial` may still be read by the previous call
   if (lane == 0) partial[warp] = v;
   __syncthreads();
-  v = 0.0;
+  v = 0.0;  // the identity of both operations used here (values are non-negative)
   if (warp == 0) {
     v = lane < kThreads / 32 ? partial[lane] : 0.0;
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-  }
-  return v;  // valid in thread 0
-}
-
-__device__ double block_max(double v) {
-  __shared__ double partial[kThreads / 32];
-  for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  __syncthreads();
-  if (lane == 0) partial[warp] = v;
-  __syncthreads();
-  v = 0.0;
-  if (warp == 0) {
-    v = lane < kThreads / 32 ? partial[lane] : 0.0;
-    for (int off = 16; off > 0; off >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, off));
+    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
   }
   return v;
 }
+
+struct Sum {
+  __device__ double operator()(double a, double b) const { return a + b; }
+};
+struct Max {
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
+};
 
 // Per right-hand side j: sum |b - A x| and sum |x|; the blocks with blockIdx.y = 0 also take the
 // largest column sum of |A|. NaN propagates into the sums (fmax would drop it, so a NaN column of
@@ -141,8 +136,8 @@ __global__ void residual_norms(int64_t n, int64_t nrhs, const double *dl, const 
       r = fabs(rhs[i + j * ldr] - ax);
       xa = fabs(xj[i]);
     }
-    r = block_sum(r);
-    xa = block_sum(xa);
+    r = block_reduce(r, Sum());
+    xa = block_reduce(xa, Sum());
     if (threadIdx.x == 0) {
       atomicAdd(rsum + j, r);
       atomicAdd(xsum + j, xa);
@@ -154,7 +149,7 @@ __global__ void residual_norms(int64_t n, int64_t nrhs, const double *dl, const 
       col = fabs(d[i]) + (i > 0 ? fabs(du[i - 1]) : 0.0) + (i < n - 1 ? fabs(dl[i]) : 0.0);
       if (isnan(col)) col = INFINITY;
     }
-    col = block_max(col);
+    col = block_reduce(col, Max());
     if (threadIdx.x == 0)
       atomicMax(&chk->anorm_bits, static_cast<unsigned long long>(__double_as_longlong(col)));
   }
