@@ -161,6 +161,11 @@ GPUEIG_API const char *gpueig_last_backend(void);
  * (the policy is then unchanged). */
 GPUEIG_API int gpueig_set_backend(const char *name);
 
+/* The backend a call of ROUTINE ("sytrd", "stebz", "gtsv", "getrf" or "toeplitz") of problem size
+ * SIZE (N; min(M,N) for getrf) would use under the current policy: "gpu" or "cpu" (NULL for an
+ * unknown routine). "gpu" means the GPU is tried first; a failure there still falls back. */
+GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
+
 /* A multi-line, human-readable description of this build and its run-time state: version,
  * CUDA build, LAPACK library, devices, backend policy, and each routine's GPU method and
  * crossover size. The string stays valid until the calling thread's next call of this function. */

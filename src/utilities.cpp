@@ -22,6 +22,16 @@ extern "C" int gpueig_set_backend(const char *name) {
   return gpueig::set_policy_by_name(name) ? 0 : -1;
 }
 
+extern "C" const char *gpueig_backend_for(const char *routine, long long size) {
+  if (!routine) return nullptr;
+  for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
+    auto which = static_cast<gpueig::Routine>(r);
+    if (std::string(routine) == gpueig::routine_info(which).name)
+      return gpueig::backend_name(gpueig::choose(which, size).backend);
+  }
+  return nullptr;
+}
+
 extern "C" const char *gpueig_info(void) {
   using namespace gpueig;
   thread_local std::string text;

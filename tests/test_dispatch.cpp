@@ -82,6 +82,20 @@ TEST(Dispatch, VersionAndInfo) {
 TEST(Dispatch, CrossoverOverrideFromEnvironment) {
   ScopedEnv env{{"GPUEIG_CROSSOVER_GTSV", "12345"}};
   EXPECT_EQ(info_line("gtsv:"), "gtsv: n >= 12345");
+  gpueig_set_backend("auto");
+  EXPECT_STREQ(gpueig_backend_for("gtsv", 12344), "cpu");
+  EXPECT_STREQ(gpueig_backend_for("gtsv", 12345), gpueig_gpu_available() ? "gpu" : "cpu");
+}
+
+TEST(Dispatch, BackendForFollowsThePolicy) {
+  gpueig_set_backend("cpu");
+  EXPECT_STREQ(gpueig_backend_for("gtsv", 1 << 30), "cpu");
+  gpueig_set_backend("gpu");
+  EXPECT_STREQ(gpueig_backend_for("gtsv", 1), "gpu");      // forced, whatever the size
+  EXPECT_STREQ(gpueig_backend_for("getrf", 1 << 20), "cpu");  // no GPU method yet
+  EXPECT_EQ(gpueig_backend_for("potrf", 10), nullptr);
+  EXPECT_EQ(gpueig_backend_for(nullptr, 10), nullptr);
+  gpueig_set_backend("auto");
 }
 
 TEST(Dispatch, LastBackendIsPerThreadAndNoneAfterIllegalArgument) {

@@ -1,4 +1,5 @@
-// LAPACK's test ratios (the dgtt02 / dget01 / dsyt21 / dort01 family), threshold 30.
+// LAPACK's test ratios (the dgtt02 / dget01 / dsyt21 / dort01 family), threshold 30. A NaN in any
+// term makes the ratio NaN, which fails every threshold comparison.
 #pragma once
 #include <cstdint>
 #include <vector>
