@@ -1,0 +1,146 @@
+! The Fortran module `gpueig`: every public routine called from Fortran on small problems and
+! checked against LAPACK called from the same program. Exits with status 1 on any failure.
+program test_module
+  use gpueig
+  implicit none
+  integer, parameter :: dp = kind(1.0d0)
+  real(dp), parameter :: eps = epsilon(1.0_dp)
+  integer :: failures = 0, checks = 0
+
+  call check_version_and_backend()
+  call check_gtsv()
+  call check_getrf()
+  call check_stebz()
+  call check_sytrd()
+  call check_toeplitz()
+  print '(i0, " passed, ", i0, " failed")', checks - failures, failures
+  if (failures > 0) error stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    checks = checks + 1
+    if (.not. ok) then
+      failures = failures + 1
+      print '("FAILED: ", a)', what
+    end if
+  end subroutine
+
+  subroutine fill(x, seed)
+    real(dp), intent(out) :: x(:)
+    integer, intent(in) :: seed
+    integer :: i
+    do i = 1, size(x)
+      x(i) = sin(real(seed * 7919 + i * 104729, dp))
+    end do
+  end subroutine
+
+  subroutine check_version_and_backend()
+    call expect(gpueig_string(gpueig_version()) == '0.1.0', 'gpueig_version')
+    call expect(gpueig_set_backend('cpu' // c_null_char) == 0, 'set_backend cpu')
+    call expect(gpueig_set_backend('nonsense' // c_null_char) == -1, 'set_backend rejects names')
+    call expect(index(gpueig_string(gpueig_info()), 'backend policy: cpu') > 0, 'info shows policy')
+    call expect(gpueig_string(gpueig_backend_for('gtsv' // c_null_char, 10_8)) == 'cpu', &
+                'backend_for')
+  end subroutine
+
+  subroutine check_gtsv()
+    integer, parameter :: n = 50, nrhs = 2
+    real(dp) :: dl(n-1), d(n), du(n-1), b(n, nrhs), x(n, nrhs)
+    real(dp) :: dl2(n-1), d2(n), du2(n-1)
+    integer :: info, info_ref
+    call fill(dl, 1); call fill(du, 2); call fill(d, 3); d = d + 3.0_dp
+    call fill(b(:, 1), 4); call fill(b(:, 2), 5)
+    x = b
+    info = gpu_gtsv_pcr(n, nrhs, dl, d, du, x, n)
+    dl2 = dl; d2 = d; du2 = du
+    call dgtsv(n, nrhs, dl2, d2, du2, b, n, info_ref)
+    call expect(info == 0 .and. info_ref == 0, 'gtsv info')
+    call expect(maxval(abs(x - b)) <= 100 * eps * maxval(abs(b)), 'gtsv matches dgtsv')
+    call expect(gpu_gtsv_pcr(n, nrhs, dl, d, du, x, n - 1) == -7, 'gtsv ldb check')
+  end subroutine
+
+  subroutine check_getrf()
+    integer, parameter :: m = 30, n = 20
+    real(dp) :: a(m, n), lu(m, n)
+    integer :: ipiv(n), ipiv_ref(n), info, info_ref, j
+    do j = 1, n
+      call fill(a(:, j), 6 + j)
+    end do
+    lu = a
+    info = gpu_getrf_crout(m, n, lu, m, ipiv)
+    call dgetrf(m, n, a, m, ipiv_ref, info_ref)
+    call expect(info == info_ref, 'getrf info')
+    call expect(all(ipiv == ipiv_ref), 'getrf ipiv')
+    call expect(maxval(abs(lu - a)) <= 100 * eps * maxval(abs(a)), 'getrf factors match dgetrf')
+    call expect(gpu_getrf_crout(m, n, lu, m - 1, ipiv) == -4, 'getrf lda check')
+  end subroutine
+
+  subroutine check_stebz()
+    integer, parameter :: n = 40
+    real(dp) :: d(n), e(n-1), w(n), w_ref(n), work(4*n)
+    integer :: iblock(n), isplit(n), ib_ref(n), is_ref(n), iwork(3*n)
+    integer :: m, nsplit, m_ref, ns_ref, info, info_ref
+    call fill(d, 7); call fill(e, 8)
+    info = gpu_stebz('I', 'E', n, 0.0_dp, 0.0_dp, 3, 12, 0.0_dp, d, e, m, nsplit, w, iblock, isplit)
+    call dstebz('I', 'E', n, 0.0_dp, 0.0_dp, 3, 12, 0.0_dp, d, e, m_ref, ns_ref, w_ref, ib_ref, &
+                is_ref, work, iwork, info_ref)
+    call expect(info == info_ref .and. m == m_ref .and. nsplit == ns_ref, 'stebz counts')
+    call expect(all(iblock(1:m) == ib_ref(1:m)), 'stebz iblock')
+    call expect(maxval(abs(w(1:m) - w_ref(1:m))) <= 8 * eps * 3, 'stebz eigenvalues')
+  end subroutine
+
+  subroutine check_sytrd()
+    integer, parameter :: n = 25
+    real(dp) :: a(n, n), a0(n, n), q(n, n), d(n), e(n-1), w(n), work(1 + 6*n + 2*n*n)
+    integer :: iwork(3 + 5*n), info, i, j
+    do j = 1, n
+      do i = j, n
+        a(i, j) = sin(real(i * 17 + j * 3, dp))
+        a(j, i) = a(i, j)
+      end do
+    end do
+    a0 = a
+    info = gpu_sytrd_givens('V', 'L', n, a, n, d, e, q, n)
+    call expect(info == 0, 'sytrd info')
+    ! Q^T A Q must be the tridiagonal T.
+    a = matmul(transpose(q), matmul(a0, q))
+    do i = 1, n
+      a(i, i) = a(i, i) - d(i)
+      if (i < n) then
+        a(i + 1, i) = a(i + 1, i) - e(i)
+        a(i, i + 1) = a(i, i + 1) - e(i)
+      end if
+    end do
+    call expect(maxval(abs(a)) <= 30 * n * eps * maxval(abs(a0)) * n, 'sytrd Q^T A Q = T')
+    call dsterf(n, d, e, info)
+    a = a0
+    call dsyevd('N', 'L', n, a, n, w, work, size(work), iwork, size(iwork), info)
+    call expect(maxval(abs(d - w)) <= 30 * n * eps * maxval(abs(w)), 'sytrd eigenvalues')
+  end subroutine
+
+  subroutine check_toeplitz()
+    integer, parameter :: n = 33
+    real(dp) :: t(n), dense(n, n), w(n), w_ref(n), z(n, n), work(1 + 6*n + 2*n*n)
+    integer :: iwork(3 + 5*n), info, m, i, j
+    do i = 1, n
+      t(i) = 0.5_dp ** (i - 1)
+    end do
+    do j = 1, n
+      do i = 1, n
+        dense(i, j) = t(abs(i - j) + 1)
+      end do
+    end do
+    info = gpu_toeplitz_eig('V', 'A', n, t, 0.0_dp, 0.0_dp, 0, 0, 0.0_dp, m, w, z, n)
+    call expect(info == 0 .and. m == n, 'toeplitz info and count')
+    call expect(maxval(abs(matmul(dense, z) - z * spread(w, 1, n))) <= 30 * n * eps * 3, &
+                'toeplitz eigenvectors')
+    call dsyevd('N', 'L', n, dense, n, w_ref, work, size(work), iwork, size(iwork), info)
+    call expect(maxval(abs(w - w_ref)) <= 30 * n * eps * 3, 'toeplitz eigenvalues match dsyevd')
+    call expect(gpu_toeplitz_eig('N', 'A', n, t, 0.0_dp, 0.0_dp, 0, 0, 0.0_dp, m, w, z, 0) == -13, &
+                'toeplitz ldz check')
+  end subroutine
+
+end program test_module
