@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs what libgpueig needs to build and test on Debian 12+ / Ubuntu 24.04+:
-# a C/C++ toolchain, CMake >= 3.25, OpenBLAS (with LAPACK), LAPACKE, GoogleTest, pkg-config.
+# a C/C++ and Fortran toolchain, CMake >= 3.25, OpenBLAS (with LAPACK), LAPACKE, GoogleTest,
+# pkg-config, and for the Python package's tests NumPy, SciPy, pytest, setuptools and wheel.
 # The CUDA toolkit is not installed here: with nvcc present (on PATH or in /usr/local/cuda) the GPU
 # backend is built, without it the library is CPU-only.
 set -euo pipefail
-packages=(g++ make cmake pkg-config libopenblas-dev liblapacke-dev libgtest-dev)
+packages=(g++ gfortran make cmake pkg-config libopenblas-dev liblapacke-dev libgtest-dev
+          python3 python3-venv python3-pip)
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -19,6 +21,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup.sh: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Python modules for the interpreter found first on PATH: through pip where that interpreter allows
+# it, else (a distribution's externally managed Python) through the distribution's packages.
+python_modules=(numpy scipy pytest setuptools wheel)
+if ! python3 -c "import numpy, scipy, pytest, setuptools, wheel" 2>/dev/null; then
+  echo "setup.sh: installing Python modules ${python_modules[*]}"
+  if ! python3 -m pip install -q "${python_modules[@]}" 2>/dev/null; then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      python3-numpy python3-scipy python3-pytest python3-setuptools python3-wheel
+  fi
 fi
 
 cmake_version=$(cmake --version | head -n1 | awk '{print $3}')

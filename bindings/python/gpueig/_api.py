@@ -1,0 +1,245 @@
+"""The Pythonic layer: argument validation, NumPy arrays in and out, INFO turned into exceptions."""
+import ctypes
+import functools
+from collections import namedtuple
+
+import numpy as np
+
+from . import _library
+
+GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY = -1001, -1002, -1003
+_LIBRARY_ERRORS = {
+    GPUEIG_ERR_DEVICE: "the backend is forced to 'gpu' and the GPU could not run the call",
+    GPUEIG_ERR_LAPACK: "the CPU backend could not load its LAPACK library",
+    GPUEIG_ERR_MEMORY: "host workspace could not be allocated",
+}
+
+
+class GpueigError(RuntimeError):
+    """A LAPACK condition (info > 0) or a library error (info <= -1000); `info` holds the code."""
+
+    def __init__(self, routine, info, message):
+        super().__init__(f"{routine}: {message} (info={info})")
+        self.routine, self.info = routine, info
+
+
+StebzResult = namedtuple("StebzResult", "w iblock isplit nsplit")
+
+
+@functools.lru_cache(maxsize=None)
+def _lib():
+    return _library.load()
+
+
+def _double_ptr(a):
+    return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+def _int_ptr(a):
+    return a.ctypes.data_as(ctypes.POINTER(ctypes.c_int))
+
+
+def _as_real(x, name, ndim):
+    """x as a float64 array with `ndim` dimensions; rejects complex, bool and non-numeric data."""
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    return arr.astype(np.float64, copy=False)
+
+
+def _vector(x, name, length=None):
+    """A C-contiguous float64 vector, copied only if x is not one already (never written to)."""
+    v = np.ascontiguousarray(_as_real(x, name, 1))
+    if length is not None and v.size != length:
+        raise ValueError(f"{name} must have length {length}, got {v.size}")
+    return v
+
+
+def _fortran_copy(x, name, ndim=2):
+    """A new Fortran-ordered float64 array: the library writes into it, the input stays intact."""
+    return np.array(_as_real(x, name, ndim), dtype=np.float64, order="F", copy=True)
+
+
+def _option(value, name, allowed):
+    v = str(value).upper()
+    if len(v) != 1 or v not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return v.encode()
+
+
+def _check(routine, info, argnames, conditions):
+    """Raises for a non-zero INFO: ValueError for an illegal argument, GpueigError otherwise."""
+    if info == 0:
+        return
+    if info <= -1000:
+        raise GpueigError(routine, info, _LIBRARY_ERRORS.get(info, "library error"))
+    if info < 0:
+        raise ValueError(f"{routine}: argument {-info} ({argnames[-info - 1]}) has an illegal value")
+    raise GpueigError(routine, info, conditions(info))
+
+
+def _range_arguments(range, vl, vu, il, iu, n):
+    """LAPACK's RANGE arguments; VL/VU only for 'V', IL/IU (1-based) only for 'I'."""
+    r = _option(range, "range", "AVI")
+    if r == b"V" and (vl is None or vu is None):
+        raise ValueError("range='V' needs vl and vu (the interval (vl, vu])")
+    if r == b"I" and (il is None or iu is None):
+        raise ValueError("range='I' needs il and iu (1-based, inclusive)")
+    if r == b"I" and n == 0:
+        il, iu = 1, 0
+    return (r, float(vl) if r == b"V" else 0.0, float(vu) if r == b"V" else 0.0,
+            int(il) if r == b"I" else 0, int(iu) if r == b"I" else 0)
+
+
+def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol=0.0):
+    """Eigenvalues of the symmetric tridiagonal matrix (d, e) by bisection (LAPACK dstebz).
+
+    range 'A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th (1-based, inclusive);
+    order 'E' ascending, 'B' grouped by split-off block. Returns StebzResult(w, iblock, isplit,
+    nsplit) with w of length m, iblock (1-based block of each eigenvalue) and isplit[:nsplit].
+    """
+    d = _vector(d, "d")
+    n = d.size
+    e = _vector(e, "e", max(n - 1, 0))
+    r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
+    o = _option(order, "order", "BE")
+    w = np.empty(max(n, 1))
+    iblock = np.zeros(max(n, 1), dtype=np.intc)
+    isplit = np.zeros(max(n, 1), dtype=np.intc)
+    e_arg = e if e.size else np.zeros(1)
+    m, nsplit = ctypes.c_int(0), ctypes.c_int(0)
+    info = _lib().gpu_stebz(r, o, n, vl, vu, il, iu, float(abstol), _double_ptr(d), _double_ptr(e_arg),
+                            ctypes.byref(m), ctypes.byref(nsplit), _double_ptr(w), _int_ptr(iblock),
+                            _int_ptr(isplit))
+    _check("stebz", info, ["range", "order", "n", "vl", "vu", "il", "iu", "abstol",
+                           "d (NaN or Inf)", "e (NaN or Inf)"],
+           lambda i: {1: "some eigenvalues did not converge",
+                      2: "not all eigenvalues il..iu were found",
+                      3: "some eigenvalues did not converge and not all il..iu were found",
+                      4: "the Gershgorin interval was too small"}.get(i, "failure"))
+    k, ns = m.value, nsplit.value
+    return StebzResult(w[:k].copy(), iblock[:k].copy(), isplit[:ns].copy(), ns)
+
+
+def gtsv(dl, d, du, b):
+    """Solves tridiag(dl, d, du) x = b (LAPACK dgtsv). b is (n,) or (n, nrhs); returns x, the same
+    shape. dl, d, du and b are not modified."""
+    d = _vector(d, "d")
+    n = d.size
+    dl, du = _vector(dl, "dl", max(n - 1, 0)), _vector(du, "du", max(n - 1, 0))
+    b_arr = np.asarray(b)
+    one_rhs = b_arr.ndim == 1
+    x = _fortran_copy(b_arr.reshape(-1, 1) if one_rhs else b_arr, "b")
+    if x.shape[0] != n:
+        raise ValueError(f"b must have {n} rows, got shape {b_arr.shape}")
+    pad = np.zeros(1)
+    info = _lib().gpu_gtsv_pcr(n, x.shape[1], _double_ptr(dl if dl.size else pad), _double_ptr(d),
+                               _double_ptr(du if du.size else pad), _double_ptr(x), max(n, 1))
+    _check("gtsv", info, ["n", "nrhs", "dl", "d", "du", "b", "ldb"],
+           lambda i: f"U({i},{i}) is exactly zero: the matrix is singular")
+    return x[:, 0].copy() if one_rhs else x
+
+
+def getrf(a):
+    """LU factorization with partial pivoting, A = P L U (LAPACK dgetrf), of an m x n array.
+
+    Returns (lu, piv) in scipy.linalg.lu_factor's convention: lu holds L (unit diagonal implied)
+    and U, piv[i] (0-based) is the row interchanged with row i, so scipy.linalg.lu_solve((lu, piv),
+    b) works. An exactly singular U raises GpueigError with info = i and the completed factors
+    in its `lu` and `piv` attributes.
+    """
+    lu = _fortran_copy(a, "a")
+    m, n = lu.shape
+    ipiv = np.zeros(max(min(m, n), 1), dtype=np.intc)
+    info = _lib().gpu_getrf_crout(m, n, _double_ptr(lu), max(m, 1), _int_ptr(ipiv))
+    piv = ipiv[:min(m, n)].astype(np.int32) - 1
+    try:
+        _check("getrf", info, ["m", "n", "a", "lda", "ipiv"],
+               lambda i: f"U({i},{i}) is exactly zero: the factorization is complete but U is singular")
+    except GpueigError as err:
+        err.lu, err.piv = lu, piv
+        raise
+    return lu, piv
+
+
+def sytrd_givens(a, vect="V", uplo="L", q=None):
+    """Reduces the symmetric array a to tridiagonal form, a = Q T Q^T, T = tridiag(e, d, e).
+
+    vect 'N' (no Q), 'V' (Q formed) or 'U' (returns q @ Q for the given orthogonal q); uplo: the
+    triangle of a that is read. Returns (d, e, Q) with Q None for vect 'N'.
+    """
+    work = _fortran_copy(a, "a")
+    n = work.shape[0]
+    if work.shape != (n, n):
+        raise ValueError(f"a must be square, got shape {work.shape}")
+    v = _option(vect, "vect", "NVU")
+    u = _option(uplo, "uplo", "UL")
+    if v == b"U":
+        if q is None:
+            raise ValueError("vect='U' needs q, the orthogonal matrix to update")
+        qm = _fortran_copy(q, "q")
+        if qm.shape != (n, n):
+            raise ValueError(f"q must be {n} x {n}, got shape {qm.shape}")
+    else:
+        qm = np.zeros((n, n) if v == b"V" else (1, 1), order="F")
+    d, e = np.empty(max(n, 1)), np.empty(max(n - 1, 1))
+    ldq = max(n, 1) if v != b"N" else 1
+    info = _lib().gpu_sytrd_givens(v, u, n, _double_ptr(work), max(n, 1), _double_ptr(d),
+                                   _double_ptr(e), _double_ptr(qm), ldq)
+    _check("sytrd_givens", info, ["vect", "uplo", "n", "a", "lda", "d", "e", "q", "ldq"],
+           lambda i: "failure")
+    return d[:n].copy(), e[:max(n - 1, 0)].copy(), (None if v == b"N" else qm)
+
+
+def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
+    """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
+    column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]."""
+    t = _vector(t, "t")
+    n = t.size
+    jz = _option(jobz, "jobz", "NV")
+    r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
+    w = np.empty(max(n, 1))
+    z = np.zeros((n, n) if jz == b"V" and n else (1, 1), order="F")
+    ldz = max(n, 1) if jz == b"V" else 1
+    m = ctypes.c_int(0)
+    info = _lib().gpu_toeplitz_eig(jz, r, n, _double_ptr(t if n else np.zeros(1)), vl, vu, il, iu,
+                                   float(abstol), ctypes.byref(m), _double_ptr(w), _double_ptr(z), ldz)
+    _check("toeplitz_eig", info, ["jobz", "range", "n", "t (NaN or Inf)", "vl", "vu", "il", "iu",
+                                  "abstol", "m", "w", "z", "ldz"],
+           lambda i: f"the eigensolver of a half block failed (info {i})")
+    k = m.value
+    return w[:k].copy() if jz == b"N" else (w[:k].copy(), z[:, :k].copy(order="F"))
+
+
+def backend():
+    """Where this thread's last call ran: 'gpu', 'cpu' or 'none'."""
+    return _lib().gpueig_last_backend().decode()
+
+
+def set_backend(name):
+    """Sets the process-wide policy: 'auto', 'gpu' or 'cpu'."""
+    if _lib().gpueig_set_backend(str(name).encode()) != 0:
+        raise ValueError(f"unknown backend {name!r}: use 'auto', 'gpu' or 'cpu'")
+
+
+def backend_for(routine, size):
+    """The backend a call of routine ('gtsv', 'stebz', ...) of this size would use now."""
+    r = _lib().gpueig_backend_for(str(routine).encode(), int(size))
+    if r is None:
+        raise ValueError(f"unknown routine {routine!r}")
+    return r.decode()
+
+
+def gpu_available():
+    return bool(_lib().gpueig_gpu_available())
+
+
+def version():
+    return _lib().gpueig_version().decode()
+
+
+def info():
+    """The build and run-time description `gpueig info` prints."""
+    return _lib().gpueig_info().decode()

@@ -1,0 +1,209 @@
+"""The Python package against SciPy, on the backend named by GPUEIG_TEST_BACKEND (default cpu)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+
+import gpueig
+
+BACKEND = os.environ.get("GPUEIG_TEST_BACKEND", "cpu")
+EPS = np.finfo(float).eps
+rng = np.random.default_rng(20261121)
+
+
+@pytest.fixture(autouse=True)
+def policy():
+    gpueig.set_backend(BACKEND)
+    yield
+    gpueig.set_backend("auto")
+
+
+def test_version_and_info():
+    assert gpueig.version() == "0.1.0"
+    assert "backend policy: " + BACKEND in gpueig.info()
+    assert isinstance(gpueig.gpu_available(), bool)
+    assert gpueig.backend_for("gtsv", 10) in ("gpu", "cpu")
+    with pytest.raises(ValueError):
+        gpueig.backend_for("potrf", 10)
+    with pytest.raises(ValueError):
+        gpueig.set_backend("fastest")
+
+
+def test_missing_library_error_names_what_was_tried():
+    env = dict(os.environ, GPUEIG_LIBRARY="/nonexistent/libgpueig.so")
+    env.pop("LD_LIBRARY_PATH", None)
+    code = "import gpueig\ntry:\n    gpueig.version()\nexcept gpueig.LibraryNotFoundError as e:\n    print(e)\n"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    if not out:
+        pytest.skip("libgpueig is installed where the system loader finds it")
+    assert "/nonexistent/libgpueig.so" in out and "system loader" in out and "GPUEIG_LIBRARY" in out
+
+
+# ---------------------------------------------------------------- stebz
+def tridiagonal(n):
+    return rng.uniform(-1, 1, n), rng.uniform(-1, 1, n - 1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 17, 64, 201])
+@pytest.mark.parametrize("order", ["E", "B"])
+def test_stebz_matches_scipy(n, order):
+    d, e = tridiagonal(n)
+    ref = sla.eigh_tridiagonal(d, e, eigvals_only=True)
+    tol = 30 * n * EPS * max(1.0, np.abs(ref).max())
+    r = gpueig.stebz(d, e, order=order)
+    assert r.w.size == n and np.allclose(np.sort(r.w), ref, rtol=0, atol=tol)
+    if order == "E":
+        assert np.all(np.diff(r.w) >= 0)
+    assert r.nsplit == r.isplit.size and r.isplit[-1] == n and np.all(r.iblock >= 1)
+    il, iu = 1, max(1, n // 3)
+    ri = gpueig.stebz(d, e, range="I", il=il, iu=iu)
+    assert np.allclose(ri.w, ref[il - 1:iu], rtol=0, atol=tol)
+    if n > 2:
+        gaps = np.argmax(np.diff(ref))
+        vl, vu = ref[0] - 1, (ref[gaps] + ref[gaps + 1]) / 2
+        rv = gpueig.stebz(d, e, range="V", vl=vl, vu=vu)
+        assert np.allclose(rv.w, ref[ref <= vu], rtol=0, atol=tol)
+
+
+def test_stebz_analytic_121():
+    n = 300
+    w = gpueig.stebz(np.full(n, 2.0), np.ones(n - 1), range="I", il=1, iu=10).w
+    exact = 2 - 2 * np.cos(np.arange(1, 11) * np.pi / (n + 1))
+    assert np.allclose(w, exact, rtol=0, atol=30 * n * EPS * 4)
+
+
+def test_stebz_validation():
+    d, e = tridiagonal(5)
+    with pytest.raises(ValueError, match="argument 9"):
+        gpueig.stebz(np.array([1.0, np.nan, 2, 3, 4]), e)
+    with pytest.raises(ValueError):
+        gpueig.stebz(d, e[:-1])
+    with pytest.raises(ValueError):
+        gpueig.stebz(d, e, range="V")
+    with pytest.raises(ValueError):
+        gpueig.stebz(d, e, range="I", il=3, iu=9)
+    with pytest.raises(TypeError):
+        gpueig.stebz(d.astype(complex), e)
+    assert gpueig.stebz([], []).w.size == 0
+
+
+# ---------------------------------------------------------------- gtsv
+def banded(dl, d, du):
+    n = d.size
+    ab = np.zeros((3, n))
+    ab[0, 1:], ab[1], ab[2, :-1] = du, d, dl
+    return ab
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 100, 1023, 70001])
+@pytest.mark.parametrize("nrhs", [None, 1, 4])
+def test_gtsv_matches_solve_banded(n, nrhs):
+    dl, du = rng.uniform(-1, 1, n - 1), rng.uniform(-1, 1, n - 1)
+    d = 3 + rng.uniform(0, 1, n)
+    b = rng.uniform(-1, 1, n if nrhs is None else (n, nrhs))
+    keep = [a.copy() for a in (dl, d, du, b)]
+    x = gpueig.gtsv(dl, d, du, b)
+    assert x.shape == b.shape
+    for a, k in zip((dl, d, du, b), keep):
+        assert np.array_equal(a, k), "inputs must not be modified"
+    ref = sla.solve_banded((1, 1), banded(dl, d, du), b)
+    assert np.allclose(x, ref, rtol=1e-13, atol=1e-13)
+    if BACKEND == "gpu":
+        assert gpueig.backend() == "gpu"
+
+
+def test_gtsv_accepts_fortran_order_and_integers():
+    n = 50
+    b = np.asfortranarray(rng.uniform(-1, 1, (n, 3)))
+    x = gpueig.gtsv(np.full(n - 1, -1), np.full(n, 4), np.full(n - 1, -1), b)
+    ref = sla.solve_banded((1, 1), banded(-np.ones(n - 1), 4 * np.ones(n), -np.ones(n - 1)), b)
+    assert np.allclose(x, ref)
+
+
+def test_gtsv_singular_raises_with_info():
+    d = np.array([1.0, 0.0, 1.0])
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.gtsv(np.array([0.0, 0.0]), d, np.array([0.0, 0.0]), np.ones(3))
+    assert err.value.info == 2
+
+
+def test_gtsv_validation():
+    with pytest.raises(ValueError):
+        gpueig.gtsv(np.ones(3), np.ones(3), np.ones(2), np.ones(3))
+    with pytest.raises(ValueError):
+        gpueig.gtsv(np.ones(2), np.ones(3), np.ones(2), np.ones(4))
+    with pytest.raises(TypeError):
+        gpueig.gtsv(np.ones(2), np.ones(3, dtype=complex), np.ones(2), np.ones(3))
+
+
+# ---------------------------------------------------------------- getrf
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (64, 64), (40, 25), (25, 40)])
+def test_getrf_matches_lu_factor(shape):
+    a = rng.uniform(-1, 1, shape)
+    keep = a.copy()
+    lu, piv = gpueig.getrf(a)
+    assert np.array_equal(a, keep)
+    ref_lu, ref_piv = sla.lu_factor(a)
+    assert np.array_equal(piv, ref_piv)
+    assert np.allclose(lu, ref_lu, rtol=0, atol=100 * EPS * shape[0])
+    if shape[0] == shape[1]:
+        b = rng.uniform(-1, 1, shape[0])
+        x = sla.lu_solve((lu, piv), b)
+        assert np.linalg.norm(a @ x - b, 1) <= 30 * EPS * np.linalg.norm(a, 1) * np.linalg.norm(x, 1) * shape[0]
+
+
+def test_getrf_singular_raises_with_factors():
+    a = rng.uniform(-1, 1, (6, 6))
+    a[:, 2] = 0
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.getrf(a)
+    assert err.value.info == 3 and err.value.lu.shape == (6, 6) and err.value.piv.size == 6
+
+
+# ---------------------------------------------------------------- sytrd_givens
+@pytest.mark.parametrize("n", [1, 2, 3, 31, 64])
+@pytest.mark.parametrize("uplo", ["U", "L"])
+def test_sytrd_givens(n, uplo):
+    a = rng.uniform(-1, 1, (n, n))
+    a = a + a.T
+    given = np.triu(a) if uplo == "U" else np.tril(a)
+    given[given == 0] = np.nan  # the other triangle must not be read
+    given[np.diag_indices(n)] = np.diag(a)
+    d, e, q = gpueig.sytrd_givens(given, vect="V", uplo=uplo)
+    t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    scale = n * EPS * np.linalg.norm(a, 1)
+    assert np.linalg.norm(q @ t @ q.T - a, 1) <= 30 * scale
+    assert np.linalg.norm(q.T @ q - np.eye(n), 1) <= 30 * n * EPS
+    ref = sla.eigvalsh(a)
+    assert np.allclose(sla.eigh_tridiagonal(d, e, eigvals_only=True) if n > 1 else d, ref,
+                       rtol=0, atol=30 * scale)
+    d2, e2, none = gpueig.sytrd_givens(given, vect="N", uplo=uplo)
+    assert none is None and np.allclose(d2, d) and np.allclose(e2, e)
+    q0 = sla.qr(rng.uniform(-1, 1, (n, n)))[0]
+    _, _, qu = gpueig.sytrd_givens(given, vect="U", uplo=uplo, q=q0)
+    assert np.allclose(qu, q0 @ q, atol=1e-12)
+
+
+# ---------------------------------------------------------------- toeplitz_eig
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 33, 64])
+def test_toeplitz_eig_matches_dense(n):
+    t = rng.uniform(-1, 1, n)
+    dense = sla.toeplitz(t)
+    ref = sla.eigvalsh(dense)
+    tol = 30 * n * EPS * np.linalg.norm(dense, 1)
+    w = gpueig.toeplitz_eig(t)
+    assert np.allclose(w, ref, rtol=0, atol=tol)
+    w, z = gpueig.toeplitz_eig(t, jobz="V")
+    assert np.linalg.norm(dense @ z - z * w, 1) <= tol
+    assert np.linalg.norm(z.T @ z - np.eye(n), 1) <= 30 * n * EPS
+    k = max(1, n // 4)
+    assert np.allclose(gpueig.toeplitz_eig(t, range="I", il=1, iu=k), ref[:k], rtol=0, atol=tol)
+
+
+def test_toeplitz_rejects_nan():
+    with pytest.raises(ValueError, match="argument 4"):
+        gpueig.toeplitz_eig(np.array([1.0, np.inf, 0.5]))
