@@ -40,6 +40,7 @@ void load() {
   g_ok = bind(h, "dgtsv_", g_table.dgtsv) && bind(h, "dstebz_", g_table.dstebz) &&
          bind(h, "dgetrf_", g_table.dgetrf) && bind(h, "dsytrd_", g_table.dsytrd) &&
          bind(h, "dorgtr_", g_table.dorgtr) && bind(h, "dsyevr_", g_table.dsyevr) &&
+         bind(h, "dsyevd_", g_table.dsyevd) &&
          bind(h, "dgemm_", g_table.dgemm);
 }
 

@@ -27,6 +27,9 @@ using dsyevr_t = void (*)(const char *jobz, const char *range, const char *uplo,
                           const int *il, const int *iu, const double *abstol, int *m, double *w,
                           double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
                           int *iwork, const int *liwork, int *info, size_t, size_t, size_t);
+using dsyevd_t = void (*)(const char *jobz, const char *uplo, const int *n, double *a,
+                          const int *lda, double *w, double *work, const int *lwork, int *iwork,
+                          const int *liwork, int *info, size_t, size_t);
 using dgemm_t = void (*)(const char *ta, const char *tb, const int *m, const int *n, const int *k,
                          const double *alpha, const double *a, const int *lda, const double *b,
                          const int *ldb, const double *beta, double *c, const int *ldc, size_t,
@@ -39,6 +42,7 @@ struct Table {
   dsytrd_t dsytrd;
   dorgtr_t dorgtr;
   dsyevr_t dsyevr;
+  dsyevd_t dsyevd;
   dgemm_t dgemm;
 };
 

@@ -113,7 +113,7 @@ double tridiagonal_similarity(int64_t n, const double *a, int64_t lda, const dou
   double rn = norm1(n, n, qtq.data(), n);
   if (anorm <= 0) return rn > 0 ? 1 / kEps : 0.0;
   // dsyt21's form, safe when ||A|| is near overflow or underflow.
-  return (std::min(rn, static_cast<double>(n) * anorm) / anorm) / (static_cast<double>(n) * kEps);
+  return (std::min(rn, static_cast<double>(n) * anorm) / anorm) / (static_cast<double>(n) * kUlp);
 }
 
 double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq) {
@@ -127,7 +127,7 @@ double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq) {
     }
     worst = worst_of(worst, col);
   }
-  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * kEps);
+  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * kUlp);
 }
 
 double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,
@@ -136,7 +136,20 @@ double eigenvalue_distance(const std::vector<double> &x, const std::vector<doubl
   double worst = 0;
   for (size_t i = 0; i < x.size(); ++i) worst = worst_of(worst, std::fabs(x[i] - y[i]));
   if (worst == 0) return 0;  // also exact when tnorm is 0
-  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * tnorm * kEps);
+  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * tnorm * kUlp);
+}
+
+double gap_point(const std::vector<double> &ref, int k, double tol) {
+  const int n = static_cast<int>(ref.size());
+  auto usable = [&](int j) { return j == 0 || j == n || ref[j] - ref[j - 1] > 2 * tol; };
+  for (int dist = 0; dist <= n; ++dist)
+    for (int j : {k - dist, k + dist}) {
+      if (j < 0 || j > n || !usable(j)) continue;
+      if (j == 0) return ref.front() - 4 * tol;
+      if (j == n) return ref.back() + 4 * tol;
+      return 0.5 * (ref[j - 1] + ref[j]);
+    }
+  return ref.front() - 4 * tol;  // not reached: j = 0 is always usable
 }
 
 }  // namespace ratios

@@ -6,8 +6,11 @@
 
 namespace ratios {
 
-// LAPACK's DLAMCH('Epsilon'): the unit roundoff 2^-53 its test ratios divide by.
-constexpr double kEps = 1.1102230246251565e-16;
+// LAPACK's DLAMCH('Epsilon') = 2^-53, which its linear-system ratios (dgtt02, dget01, dget02)
+// divide by, and DLAMCH('Precision') = 2^-52 (ULP), which its eigenvalue ratios (dsyt21, dort01)
+// divide by.
+constexpr double kEps = 0x1p-53;
+constexpr double kUlp = 0x1p-52;
 constexpr double kThreshold = 30.0;
 
 // ||A||_1 of an m x n matrix.
@@ -24,16 +27,21 @@ double getrf_residual(int64_t m, int64_t n, const double *a, int64_t lda, const 
 // dget02: ||b - A x||_1 / (||A||_1 ||x||_1 eps) for one right-hand side of a square system.
 double solve_residual(int64_t n, const double *a, int64_t lda, const double *x, const double *b);
 
-// dsyt21 (first ratio): ||A - Q T Q^T||_1 / (n ||A||_1 eps), a symmetric in full storage.
+// dsyt21 (first ratio): ||A - Q T Q^T||_1 / (n ||A||_1 ulp), a symmetric in full storage.
 double tridiagonal_similarity(int64_t n, const double *a, int64_t lda, const double *d,
                               const double *e, const double *q, int64_t ldq);
 
-// dort01: ||I - Q^T Q||_1 / (n eps) for the n x k matrix q.
+// dort01: ||I - Q^T Q||_1 / (n ulp) for the n x k matrix q.
 double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq);
 
-// max |x_i - y_i| / (n ||T|| eps) over two equally long eigenvalue lists of an order-n matrix
+// max |x_i - y_i| / (n ||T|| ulp) over two equally long eigenvalue lists of an order-n matrix
 // (infinite when the lengths differ).
 double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,
                            double tnorm);
+
+// A point between ref[k-1] and ref[k] of an ascending spectrum (k = 0: below it, k = n: above it),
+// moved to the nearest gap wider than 2 tol, so that it is farther than tol from every eigenvalue
+// and any correct implementation counts the same eigenvalues below it (for RANGE 'V' tests).
+double gap_point(const std::vector<double> &ref, int k, double tol);
 
 }  // namespace ratios

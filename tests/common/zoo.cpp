@@ -9,6 +9,7 @@ namespace zoo {
 namespace {
 
 constexpr double kTiny = 1e-290;   // near underflow, with room for sums of a few terms
+constexpr double kSmall = 1e-150;  // squares (e^2 in Sturm counts) still normal: bisection runs
 constexpr double kHuge = 1e150;    // squares (e^2 in Sturm counts, norms) stay finite
 constexpr double kHugeLU = 1e300;  // dense LU/sytrd only scale, never square
 
@@ -106,17 +107,18 @@ Tridiagonal tridiagonal(const std::string &kind, int n, uint64_t seed) {
 
 std::vector<std::string> symtridiagonal_kinds() {
   return {"random",   "121",    "wilkinson",    "glued_wilkinson", "clustered",
-          "repeated", "graded", "zero_offdiag", "tiny",            "huge"};
+          "repeated", "graded", "zero_offdiag", "tiny",            "underflow", "huge"};
 }
 
 SymTridiagonal symtridiagonal(const std::string &kind, int n, uint64_t seed) {
   const int m = n > 1 ? n - 1 : 0;
   SymTridiagonal t{kind, Vec(n, 0.0), Vec(m, 0.0)};
-  if (kind == "random" || kind == "tiny" || kind == "huge") {
+  if (kind == "random" || kind == "tiny" || kind == "underflow" || kind == "huge") {
     t.d = uniform(n, -1, 1, seed);
     t.e = uniform(m, -1, 1, seed + 1);
     if (kind != "random") {
-      const double s = kind == "tiny" ? kTiny : kHuge;
+      // "underflow": e^2 underflows, so DSTEBZ splits T into 1 x 1 blocks; "tiny" still bisects.
+      const double s = kind == "tiny" ? kSmall : kind == "underflow" ? kTiny : kHuge;
       t.d = scaled(t.d, s);
       t.e = scaled(t.e, s);
     }

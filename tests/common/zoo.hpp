@@ -31,7 +31,7 @@ struct SymTridiagonal {
   Vec d, e;
 };
 // kinds: "random", "121", "wilkinson", "glued_wilkinson", "clustered", "repeated", "graded",
-// "zero_offdiag", "tiny", "huge"
+// "zero_offdiag", "tiny" (1e-150), "underflow" (1e-290), "huge"
 std::vector<std::string> symtridiagonal_kinds();
 SymTridiagonal symtridiagonal(const std::string &kind, int n, uint64_t seed = 1);
 

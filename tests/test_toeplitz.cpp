@@ -1,0 +1,292 @@
+// gpu_toeplitz_eig against LAPACK dsyevr on the dense Toeplitz matrix, over the Toeplitz zoo,
+// through the public API on the backend named by GPUEIG_TEST_BACKEND ("cpu" or "gpu"): the same
+// eigenvalue counts, eigenvalues within LAPACK's test ratio, and for JOBZ = 'V' small residuals
+// and orthonormal eigenvectors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpueig.h"
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "zoo.hpp"
+
+namespace {
+
+const bool kOnGpu = std::string(GPUEIG_TEST_BACKEND) == "gpu";
+constexpr double kPoison = 31337.0;  // no output is ever this value
+constexpr int kIPoison = -777;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+// RANGE and the arguments that go with it.
+struct Query {
+  char range;
+  double vl, vu;
+  int il, iu;
+  std::string label;  // what the slice is, for failure messages
+};
+
+std::string describe(const Query &q) {
+  std::ostringstream s;
+  s << std::setprecision(17) << q.label << " RANGE=" << q.range;
+  if (q.range == 'V') s << " (VL,VU]=(" << q.vl << "," << q.vu << "]";
+  if (q.range == 'I') s << " IL..IU=" << q.il << ".." << q.iu;
+  return s.str();
+}
+
+int order_of(const zoo::Vec &t) { return static_cast<int>(t.size()); }
+
+// Checked before any ratio: the ratios take maxima with std::max, which may pass over a NaN.
+bool all_finite(const std::vector<double> &v) {
+  return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+}
+
+// The reference: dsyevr (JOBZ = 'N', UPLO = 'L', ABSTOL = 0) on the dense matrix.
+struct Spectrum {
+  int info = kIPoison, m = kIPoison;
+  std::vector<double> w;  // w[0..m), ascending
+};
+
+Spectrum dense_dsyevr(const zoo::Vec &t, const Query &q) {
+  const int n = order_of(t), lda = std::max(1, n), ldz = 1;
+  zoo::Vec a = zoo::toeplitz_dense(t);
+  a.resize(std::max<size_t>(a.size(), 1));
+  Spectrum s;
+  s.w.assign(std::max(1, n), kPoison);
+  const double abstol = 0;
+  double z = 0, lwork_query = 0;
+  std::vector<int> isuppz(2 * static_cast<size_t>(std::max(1, n)));
+  int lwork = -1, liwork = -1, liwork_query = 0;
+  dsyevr_("N", &q.range, "L", &n, a.data(), &lda, &q.vl, &q.vu, &q.il, &q.iu, &abstol, &s.m,
+          s.w.data(), &z, &ldz, isuppz.data(), &lwork_query, &lwork, &liwork_query, &liwork,
+          &s.info, 1, 1, 1);
+  lwork = std::max(1, static_cast<int>(lwork_query));
+  liwork = std::max(1, liwork_query);
+  std::vector<double> work(lwork);
+  std::vector<int> iwork(liwork);
+  dsyevr_("N", &q.range, "L", &n, a.data(), &lda, &q.vl, &q.vu, &q.il, &q.iu, &abstol, &s.m,
+          s.w.data(), &z, &ldz, isuppz.data(), work.data(), &lwork, iwork.data(), &liwork,
+          &s.info, 1, 1, 1);
+  s.w.resize(s.info == 0 ? s.m : 0);
+  return s;
+}
+
+// Outputs of one library call, poisoned beforehand so that whatever is not written shows.
+struct Result {
+  int info = kIPoison, m = kIPoison;
+  int ldz;
+  std::vector<double> w, z;  // z: ldz x max(1, n)
+  Result(int n, int ldz_)
+      : ldz(ldz_), w(std::max(1, n), kPoison), z(static_cast<size_t>(ldz_) * std::max(1, n),
+                                                  kPoison) {}
+  bool untouched() const {
+    auto clean = [](const std::vector<double> &v) {
+      return std::all_of(v.begin(), v.end(), [](double x) { return x == kPoison; });
+    };
+    return m == kIPoison && clean(w) && clean(z);
+  }
+};
+
+Result call_library(char jobz, const zoo::Vec &t, const Query &q, int ldz) {
+  Result r(order_of(t), ldz);
+  r.info = gpu_toeplitz_eig(jobz, q.range, order_of(t), t.data(), q.vl, q.vu, q.il, q.iu, 0.0,
+                            &r.m, r.w.data(), r.z.data(), ldz);
+  return r;
+}
+
+// ||T Z - Z diag(w)||_1 / (n ||T||_1 ULP) over the m computed pairs (dsyt22's first ratio).
+double eigenpair_residual(const zoo::Vec &dense, int n, const Result &r, double tnorm) {
+  if (r.m == 0) return 0;
+  std::vector<double> tz(static_cast<size_t>(n) * r.m);
+  const double one = 1, zero = 0;
+  dgemm_("N", "N", &n, &r.m, &n, &one, dense.data(), &n, r.z.data(), &r.ldz, &zero, tz.data(), &n,
+         1, 1);
+  for (int j = 0; j < r.m; ++j)
+    for (int i = 0; i < n; ++i)
+      tz[i + static_cast<size_t>(j) * n] -= r.w[j] * r.z[i + static_cast<size_t>(j) * r.ldz];
+  const double rn = ratios::norm1(n, r.m, tz.data(), n);
+  if (tnorm <= 0) return rn > 0 ? 1 / ratios::kEps : 0.0;
+  // Divided in this order so that neither a tiny nor a huge ||T|| under- or overflows.
+  return (rn / tnorm) / (static_cast<double>(n) * ratios::kUlp);
+}
+
+
+// Runs one query with JOBZ (and LDZ) on the library and compares it with dense dsyevr.
+void check_query(const std::string &kind, const zoo::Vec &t, char jobz, int ldz, const Query &q) {
+  const int n = order_of(t);
+  SCOPED_TRACE(kind + " n=" + std::to_string(n) + " JOBZ=" + jobz + " LDZ=" +
+               std::to_string(ldz) + " " + describe(q));
+  const zoo::Vec dense = zoo::toeplitz_dense(t);
+  const double tnorm = ratios::norm1(n, n, dense.data(), n);
+  const Spectrum ref = dense_dsyevr(t, q);
+  ASSERT_EQ(ref.info, 0) << "the reference failed";
+  const Result got = call_library(jobz, t, q, ldz);
+  if (!kOnGpu) {
+    EXPECT_STREQ(gpueig_last_backend(), "cpu");
+  }
+
+  ASSERT_EQ(got.info, 0);
+  ASSERT_EQ(got.m, ref.m);
+  const std::vector<double> w(got.w.begin(), got.w.begin() + got.m);
+  ASSERT_TRUE(all_finite(w));
+  for (int i = 1; i < got.m; ++i) ASSERT_LE(w[i - 1], w[i]) << "W not ascending at " << i;
+  EXPECT_LE(ratios::eigenvalue_distance(w, ref.w, n, tnorm), ratios::kThreshold);
+
+  if (jobz == 'N') {
+    EXPECT_TRUE(std::all_of(got.z.begin(), got.z.end(), [](double x) { return x == kPoison; }))
+        << "Z is not referenced for JOBZ = 'N'";
+    return;
+  }
+  for (int j = 0; j < got.m; ++j)
+    for (int i = 0; i < n; ++i)
+      ASSERT_TRUE(std::isfinite(got.z[i + static_cast<size_t>(j) * ldz]))
+          << "Z(" << i + 1 << "," << j + 1 << ")";
+  EXPECT_LE(eigenpair_residual(dense, n, got, tnorm), ratios::kThreshold);
+  EXPECT_LE(ratios::orthogonality(n, got.m, got.z.data(), got.ldz), ratios::kThreshold);
+  for (int j = 0; j < got.m; ++j)
+    for (int i = n; i < ldz; ++i)
+      ASSERT_EQ(got.z[i + static_cast<size_t>(j) * ldz], kPoison)
+          << "Z(" << i + 1 << "," << j + 1 << ") is outside the matrix (row > N)";
+}
+
+// The slices one (matrix, RANGE) test asks for.
+std::vector<Query> queries(const zoo::Vec &t, char range) {
+  const int n = order_of(t);
+  std::vector<Query> slices;
+  if (range == 'A') slices.push_back({'A', 0, 0, 0, 0, "all"});
+  if (range == 'V') {
+    const std::vector<double> ref = dense_dsyevr(t, {'A', 0, 0, 0, 0, "all"}).w;
+    const zoo::Vec dense = zoo::toeplitz_dense(t);
+    // Two correct eigenvalues may differ by the test threshold: keep boundaries farther away.
+    const double tol = ratios::kThreshold * n * ratios::kEps * ratios::norm1(n, n, dense.data(), n);
+    auto add = [&](double vl, double vu, const char *label) {
+      if (vl < vu) slices.push_back({'V', vl, vu, 0, 0, label});
+    };
+    const double mid = ratios::gap_point(ref, n / 2, tol);
+    add(ratios::gap_point(ref, n / 3, tol), ratios::gap_point(ref, 2 * n / 3, tol), "middle third");
+    add(ratios::gap_point(ref, 0, tol), ratios::gap_point(ref, n, tol), "whole spectrum");
+    add(mid, ratios::gap_point(ref, n, tol), "upper half");
+    add(ratios::gap_point(ref, 0, tol), mid, "lower half");
+    add(mid - tol, mid, "empty interval in a gap");
+  }
+  if (range == 'I') {
+    const int third = n / 3 + 1;
+    slices.push_back({'I', 0, 0, 1, 1, "smallest"});
+    slices.push_back({'I', 0, 0, n, n, "largest"});
+    slices.push_back({'I', 0, 0, 1, n, "all by index"});
+    slices.push_back({'I', 0, 0, third, std::max(third, 2 * n / 3), "middle third"});
+    slices.push_back({'I', 0, 0, 1, std::max(1, n / 100), "first 1%"});
+  }
+  return slices;
+}
+
+class ToeplitzTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(gpueig_set_backend(GPUEIG_TEST_BACKEND), 0); }
+};
+
+// The dense sizes (1, 2, 3, small, primes, powers of two and neighbours, up to 128) and 127, the
+// largest odd one: odd n adds the middle row to the symmetric half block.
+std::vector<int> toeplitz_sizes() {
+  std::vector<int> sizes = zoo::dense_sizes();
+  sizes.push_back(127);
+  return sizes;
+}
+
+using ZooParam = std::tuple<std::string, int, char, char>;  // kind, n, RANGE, JOBZ
+
+class ToeplitzZoo : public ToeplitzTest, public ::testing::WithParamInterface<ZooParam> {};
+
+// LDZ > N for even N, LDZ = N for odd N: both occur for every kind and RANGE.
+int ldz_for(char jobz, int n) { return jobz == 'N' ? 1 : (n % 2 == 0 ? n + 3 : std::max(1, n)); }
+
+TEST_P(ToeplitzZoo, MatchesDenseDsyevr) {
+  const auto &[kind, n, range, jobz] = GetParam();
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  for (const Query &q : queries(t, range)) check_query(kind, t, jobz, ldz_for(jobz, n), q);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Zoo, ToeplitzZoo,
+    ::testing::Combine(::testing::ValuesIn(zoo::toeplitz_kinds()),
+                       ::testing::ValuesIn(toeplitz_sizes()), ::testing::Values('A', 'V', 'I'),
+                       ::testing::Values('N', 'V')),
+    [](const ::testing::TestParamInfo<ZooParam> &p) {
+      return std::get<0>(p.param) + "_n" + std::to_string(std::get<1>(p.param)) +
+             "_range" + std::get<2>(p.param) + "_jobz" + std::get<3>(p.param);
+    });
+
+using AnalyticParam = std::tuple<int, char>;  // n, JOBZ
+
+class ToeplitzAnalytic : public ToeplitzTest,
+                         public ::testing::WithParamInterface<AnalyticParam> {};
+
+// t0 = 2, t1 = -1 is the 1-2-1 matrix: eigenvalues 2 - 2 cos(j pi / (n + 1)), j = 1..n.
+TEST_P(ToeplitzAnalytic, OneTwoOneSpectrum) {
+  const auto &[n, jobz] = GetParam();
+  const zoo::Vec t = zoo::toeplitz("tridiagonal", n);
+  const zoo::Vec dense = zoo::toeplitz_dense(t);
+  const Result got = call_library(jobz, t, {'A', 0, 0, 0, 0, "all"}, std::max(1, n));
+  ASSERT_EQ(got.info, 0);
+  ASSERT_EQ(got.m, n);
+  const double pi = std::acos(-1.0);
+  std::vector<double> exact(n);
+  for (int j = 1; j <= n; ++j) exact[j - 1] = 2 - 2 * std::cos(j * pi / (n + 1));
+  const std::vector<double> w(got.w.begin(), got.w.begin() + n);
+  ASSERT_TRUE(all_finite(w));
+  EXPECT_LE(ratios::eigenvalue_distance(w, exact, n, ratios::norm1(n, n, dense.data(), n)),
+            ratios::kThreshold);
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, ToeplitzAnalytic,
+                         ::testing::Combine(::testing::ValuesIn(toeplitz_sizes()),
+                                            ::testing::Values('N', 'V')),
+                         [](const ::testing::TestParamInfo<AnalyticParam> &p) {
+                           return "n" + std::to_string(std::get<0>(p.param)) + "_jobz" +
+                                  std::get<1>(p.param);
+                         });
+
+// N = 0: quick return with M = 0 for every JOBZ and RANGE; like DSYEVR, VL < VU is not checked.
+TEST_F(ToeplitzTest, EmptyMatrix) {
+  const zoo::Vec t;
+  for (char jobz : {'N', 'V'})
+    for (const Query &q : {Query{'A', 0, 0, 0, 0, "all"}, Query{'V', -1, 1, 0, 0, "interval"},
+                           Query{'V', 1, 1, 0, 0, "VL = VU"}, Query{'I', 0, 0, 1, 0, "empty"}}) {
+      SCOPED_TRACE(std::string("JOBZ=") + jobz + " " + describe(q));
+      const Spectrum ref = dense_dsyevr(t, q);
+      const Result got = call_library(jobz, t, q, 1);
+      EXPECT_EQ(ref.info, 0);
+      EXPECT_EQ(got.info, 0);
+      EXPECT_EQ(got.m, 0);
+      EXPECT_EQ(got.w[0], kPoison);
+      EXPECT_EQ(got.z[0], kPoison);
+    }
+}
+
+// Documented deviation: a NaN or infinite entry of T is an illegal argument 4; nothing is
+// written.
+TEST_F(ToeplitzTest, NonFiniteInputsAreRejected) {
+  const int n = 33;
+  for (double bad : {kNaN, kInf, -kInf})
+    for (int where : {0, 1, n - 1})
+      for (char jobz : {'N', 'V'}) {
+        zoo::Vec t = zoo::toeplitz("random", n);
+        t[where] = bad;
+        for (const Query &q : {Query{'A', 0, 0, 0, 0, "all"}, Query{'I', 0, 0, 2, 5, "slice"}}) {
+          const Result got = call_library(jobz, t, q, n + 1);
+          EXPECT_EQ(got.info, -4) << bad << " at t(" << where + 1 << ") JOBZ=" << jobz << " "
+                                  << describe(q);
+          EXPECT_TRUE(got.untouched());
+        }
+      }
+}
+
+}  // namespace
