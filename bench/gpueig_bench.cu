@@ -9,6 +9,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +21,8 @@
 
 #include "gpueig.h"
 #include "gtsv.hpp"
+#include "stebz.hpp"
+#include "sturm.hpp"
 #include "lapack_ref.hpp"
 #include "ratios.hpp"
 #include "zoo.hpp"
@@ -60,7 +63,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Host wall time of `run`, `reset` (untimed) before each repetition; one warm-up.
+// Host wall time of `run`, `reset` (untimed) before each repetition; one warm-up, except with
+// reps = 0: a single timed run (for CPU anchors that take seconds and need no warm-up).
 double host_ms(int reps, const std::function<void()> &reset, const std::function<void()> &run) {
   std::vector<double> t;
   for (int r = 0; r <= reps; ++r) {
@@ -68,7 +72,7 @@ double host_ms(int reps, const std::function<void()> &reset, const std::function
     auto t0 = std::chrono::steady_clock::now();
     run();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (r > 0) t.push_back(ms);
+    if (r > 0 || reps == 0) t.push_back(ms);
   }
   return median(t);
 }
@@ -279,6 +283,118 @@ void bench_cpu_routines(bool quick) {
   }
 }
 
+// stebz host calls (transfers and host bookkeeping included) against OpenBLAS on random d, e in
+// [-1, 1]: all eigenvalues against dstebz and against dsterf (QR, the fastest CPU way to all of
+// them), and the first 1% by index against dstebz.
+struct StebzCase {
+  int n;
+  int last;  // eigenvalues 1..last (n = all)
+  const char *anchor;  // "dstebz" or "dsterf"
+  int reps;
+};
+
+void bench_stebz(const StebzCase &c) {
+  const zoo::SymTridiagonal t = zoo::symtridiagonal("random", c.n, 41);
+  const int n = c.n;
+  std::vector<double> w(n), wref(n), work(4 * n), dcopy, ecopy;
+  std::vector<int> ib(n), is(n), ibr(n), isr(n), iwork(3 * n);
+  int m = 0, ns = 0, mref = 0, nsref = 0, info = 0;
+  const char range = c.last == n ? 'A' : 'I';
+  std::string backend;
+  gpueig_set_backend("gpu");
+  double ours = host_ms(c.reps, [] {}, [&] {
+    gpu_stebz(range, 'E', n, 0, 0, 1, c.last, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data());
+    backend = gpueig_last_backend();
+  });
+  gpueig_set_backend("auto");
+  const int reps = 0;  // the CPU anchors take seconds: one run
+  double anchor;
+  if (std::strcmp(c.anchor, "dsterf") == 0) {
+    anchor = host_ms(reps, [&] { dcopy = t.d; ecopy = t.e; }, [&] {
+      int nn = n;
+      dsterf_(&nn, dcopy.data(), ecopy.data(), &info);
+    });
+    wref.assign(dcopy.begin(), dcopy.end());
+    mref = n;
+  } else {
+    anchor = host_ms(reps, [] {}, [&] {
+      int nn = n, il = 1, iu = c.last;
+      double zero = 0;
+      const char r[2] = {range, 0};
+      dstebz_(r, "E", &nn, &zero, &zero, &il, &iu, &zero, t.d.data(), t.e.data(), &mref, &nsref, wref.data(), ibr.data(), isr.data(), work.data(), iwork.data(), &info, 1, 1);
+    });
+  }
+  double tnorm = 0;
+  for (int i = 0; i < n; ++i)
+    tnorm = std::max(tnorm, std::fabs(t.d[i]) + (i > 0 ? std::fabs(t.e[i - 1]) : 0.0) + (i < n - 1 ? std::fabs(t.e[i]) : 0.0));
+  std::vector<double> a(w.begin(), w.begin() + m), b(wref.begin(), wref.begin() + mref);
+  char problem[64];
+  std::snprintf(problem, sizeof problem, "random, %s", range == 'A' ? "all" : "first 1% by index");
+  g_rows.push_back({"stebz", problem, "host", n, backend, ours, std::string("OpenBLAS ") + c.anchor, anchor,
+                    ratios::eigenvalue_distance(a, b, n, tnorm), -1, 0});
+}
+
+// Device time of the bracketing search alone, for several search geometries (G threads per
+// eigenvalue x C shifts per thread), on one random block: the data behind stebz_geometry().
+void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
+  const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 41);
+  std::vector<double> e2(n, 0.0);
+  double pivmin = 1, gl = t.d[0], gu = t.d[0], t1 = 0;
+  for (int j = 0; j + 1 < n; ++j) {
+    e2[j] = t.e[j] * t.e[j];
+    pivmin = std::max(pivmin, e2[j]);
+    const double t2 = std::fabs(t.e[j]);
+    gu = std::max(gu, t.d[j] + t1 + t2);
+    gl = std::min(gl, t.d[j] - t1 - t2);
+    t1 = t2;
+  }
+  gu = std::max(gu, t.d[n - 1] + t1) + 1e-10;
+  gl = std::min(gl, t.d[n - 1] - t1) - 1e-10;
+  pivmin *= DBL_MIN;
+  const double atol = 0x1p-52 * std::max(std::fabs(gl), std::fabs(gu));
+  const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
+  gpueig::gpu::StebzBlock blk{0, n, 0, last, 0, 0, gl, gu, atol, itmax};
+  double *dd = device_copy(t.d), *de2 = device_copy(e2), *dw = nullptr;
+  int *dconv = nullptr;
+  gpueig::gpu::StebzBlock *db = device_copy(std::vector<gpueig::gpu::StebzBlock>{blk});
+  CUDA_OK(cudaMalloc(&dw, n * sizeof(double)));
+  CUDA_OK(cudaMalloc(&dconv, n * sizeof(int)));
+  const gpueig::gpu::StebzGeometry chosen = gpueig::gpu::stebz_geometry(last, n);
+  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d):", n, last, chosen.g, chosen.c);
+  const int geos[][2] = {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {4, 1}, {4, 2}, {8, 2}, {32, 1}, {32, 2}, {32, 4}, {32, 8}};
+  for (const auto &g : geos) {
+    double ms = device_ms(s, 3, [] {}, [&] {
+      CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1]}, dd, de2, db, 1, last, pivmin, 2 * 0x1p-52, dw, dconv, nullptr));
+    });
+    std::printf("  G%dxC%d %.2f ms", g[0], g[1], ms);
+  }
+  std::printf("\n");
+  for (void *p : {(void *)dd, (void *)de2, (void *)dw, (void *)dconv, (void *)db}) cudaFree(p);
+}
+
+// Smallest n from which the GPU host call (all eigenvalues) beats dstebz: the stebz crossover.
+long long stebz_crossover() {
+  long long found = -1;
+  for (int n : {16, 32, 64, 128, 256, 512}) {
+    const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 43);
+    std::vector<double> w(n), work(4 * n);
+    std::vector<int> ib(n), is(n), iwork(3 * n);
+    int m = 0, ns = 0, info = 0;
+    gpueig_set_backend("gpu");
+    double g = host_ms(9, [] {}, [&] { gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data()); });
+    gpueig_set_backend("auto");
+    double c = host_ms(9, [] {}, [&] {
+      int nn = n, z = 0;
+      double zero = 0;
+      dstebz_("A", "E", &nn, &zero, &zero, &z, &z, &zero, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data(), work.data(), iwork.data(), &info, 1, 1);
+    });
+    std::printf("  stebz crossover sweep: n=%5d  gpu host call %8.3f ms  dstebz %8.3f ms\n", n, g, c);
+    if (g < c && found < 0) found = n;
+    if (g >= c) found = -1;
+  }
+  return found;
+}
+
 void print_and_save(const char *json, const std::string &gpu, double copy_gbps, long long crossover) {
   std::printf("\n%-9s %-34s %-6s %9s %-5s %11s  %-40s %11s %9s %10s %10s %8s\n", "routine", "problem", "mode",
               "n", "ran", "ours ms", "anchor", "anchor ms", "speedup", "ours acc", "anch acc", "GB/s");
@@ -339,6 +455,21 @@ int main(int argc, char **argv) {
   for (int n : sizes) g_rows.push_back(gtsv_host(n, n >= (1 << 22) ? 5 : 15));
   std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
   long long cross = gtsv_crossover(quick);
+  std::printf("stebz:\n");
+  const long long stebz_cross = stebz_crossover();
+  std::printf("  stebz crossover: %lld\n", stebz_cross);
+  stebz_geometry_sweep(s, 16384, 164);
+  stebz_geometry_sweep(s, 16384, 16384);
+  if (!quick) stebz_geometry_sweep(s, 32768, 32768);
+  for (const StebzCase &c : {StebzCase{4096, 4096, "dstebz", 5}, StebzCase{16384, 164, "dstebz", 5},
+                             StebzCase{16384, 16384, "dsterf", 3}})
+    bench_stebz(c);
+  if (!quick) {
+    bench_stebz({32768, 32768, "dsterf", 3});
+    std::printf("stebz n=32768 all, double: %.2f ms host call; the seed's float CUDA sample: 67.8 ms "
+                "(anchors.md, H100, not run here): ratio %.2f\n", g_rows.back().ours_ms,
+                g_rows.back().ours_ms / 67.8);
+  }
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

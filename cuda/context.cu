@@ -97,7 +97,7 @@ std::string describe_devices() {
   for (int i = 0; i < device().count; ++i) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
-    char line[256];
+    char line[512];
     std::snprintf(line, sizeof line, "%d: %s, sm_%d%d, %d SMs, %.1f GiB%s\n", i, p.name, p.major,
                   p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
                   i == device().ordinal ? " (selected)" : "");

@@ -32,4 +32,10 @@ int selected_device();
 Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
             double *b, int64_t ldb);
 
+// DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
+// *info is DSTEBZ's INFO (0..4).
+Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+             const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+             int *isplit, int *info);
+
 }  // namespace gpueig::gpu

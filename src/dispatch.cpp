@@ -18,7 +18,7 @@ namespace {
 constexpr int64_t kNever = INT64_MAX;
 const RoutineInfo kRoutines[] = {
     {"sytrd", false, kNever, "n"},
-    {"stebz", false, kNever, "n"},
+    {"stebz", true, 128, "n"},
     {"gtsv", true, 16384, "n"},
     {"getrf", false, kNever, "min(m,n)"},
     {"toeplitz", false, kNever, "n"},

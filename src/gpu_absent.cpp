@@ -16,4 +16,9 @@ Status gtsv(int64_t, int64_t, const double *, const double *, const double *, do
   return Status::fail(Status::unavailable, kWhy);
 }
 
+Status stebz(char, char, int, double, double, int, int, double, const double *, const double *,
+             int *, int *, double *, int *, int *, int *) {
+  return Status::fail(Status::unavailable, kWhy);
+}
+
 }  // namespace gpueig::gpu

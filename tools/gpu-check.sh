@@ -43,10 +43,14 @@ if grep -q "(Skipped)" "$out/tests.log"; then
 fi
 
 san="compute-sanitizer --error-exitcode 1"
-for t in test_gtsv_gpu test_dispatch; do
-  step "memcheck $t" "$out/sanitizer.log" $san --tool memcheck --leak-check full "$build/tests/$t"
+# stebz under the sanitizers: every kind at a few sizes (the whole sweep takes too long there).
+stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
+for t in test_gtsv_gpu test_dispatch "test_stebz_gpu $stebz_subset"; do
+  step "memcheck ${t%% *}" "$out/sanitizer.log" $san --tool memcheck --leak-check full $build/tests/$t
 done
-step "racecheck test_gtsv_gpu" "$out/sanitizer.log" $san --tool racecheck "$build/tests/test_gtsv_gpu"
+for t in test_gtsv_gpu "test_stebz_gpu $stebz_subset"; do
+  step "racecheck ${t%% *}" "$out/sanitizer.log" $san --tool racecheck $build/tests/$t
+done
 
 step demo "$out/demo.log" "$build/gpueig" demo
 step bench "$out/bench.log" "$build/bench/gpueig_bench" --json "$out/bench.json"

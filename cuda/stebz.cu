@@ -1,0 +1,490 @@
+// gpu_stebz, GPU half: DSTEBZ's contract with the bisection on the GPU.
+//
+// The host does DSTEBZ's O(n) bookkeeping exactly as LAPACK does it (splitting, PIVMIN,
+// Gershgorin intervals, the counts at each block's interval ends, and for RANGE 'I' the
+// discarding of surplus eigenvalues and the selection sort of ORDER 'E'), so M, NSPLIT, ISPLIT and
+// IBLOCK are DSTEBZ's own; the GPU brackets every wanted eigenvalue independently.
+//
+// Each eigenvalue is searched by a group of G threads evaluating G*C shifts per pass
+// (multisection): the interval shrinks by G*C + 1 per pass. With many eigenvalues G = 1 (plain
+// bisection, C interleaved shifts per thread to hide the division latency of the Sturm count);
+// with few eigenvalues the threads that would idle split each interval further instead. No
+// compaction, no inter-block communication: every group works on its own eigenvalue until its
+// interval meets DLAEBZ's convergence test or the ITMAX cap, so no input can loop forever.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "stebz.hpp"
+#include "sturm.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr double kUlp = 0x1p-52;    // DLAMCH('P')
+constexpr double kSafeMin = DBL_MIN;  // DLAMCH('S')
+constexpr double kFudge = 2.1, kRelFac = 2.0;
+
+template <int Q>
+__device__ __forceinline__ double shift_point(double lo, double hi, int i) {
+  if (Q == 1) return 0.5 * (lo + hi);  // DLAEBZ's midpoint
+  return lo + (hi - lo) * (static_cast<double>(i + 1) / (Q + 1));
+}
+
+template <int G, int C>
+__global__ void __launch_bounds__(kThreads)
+    search_kernel(const double *__restrict__ d, const double *__restrict__ e2,
+                  const StebzBlock *__restrict__ blocks, int nblocks, int64_t ntasks, double pivmin,
+                  double rtol, double *w, int *conv, StebzBracket *brackets) {
+  constexpr int Q = G * C;
+  const int64_t task = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+  if (task >= ntasks) return;  // groups are aligned, so a group leaves as a whole
+  const int r = threadIdx.x % G;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane & ~(G - 1));
+  const int base_lane = static_cast<int>(lane & ~(G - 1));
+
+  int lb = 0, ub = nblocks - 1;  // the block holding this task: last b with task0 <= task
+  while (lb < ub) {
+    const int mid = (lb + ub + 1) / 2;
+    if (blocks[mid].task0 <= task) lb = mid;
+    else ub = mid - 1;
+  }
+  const StebzBlock b = blocks[lb];
+  const int k = b.first_k + 1 + static_cast<int>(task - b.task0);
+  const double *db = d + b.begin, *eb = e2 + b.begin;
+  double lo = b.lo, hi = b.hi;
+  int nlo = -1, nhi = static_cast<int>(b.len) + 1;
+  const int max_pass = static_cast<int>(ceil(b.itmax / log2(static_cast<double>(Q + 1)))) + 1;
+  int converged = 0;
+  for (int pass = 0;; ++pass) {
+    // DLAEBZ's test: width below max(ABSTOL, PIVMIN, RELTOL * max(|a|, |b|)).
+    const double tol = fmax(fmax(b.atol, pivmin), rtol * fmax(fabs(lo), fabs(hi)));
+    if (hi - lo < tol) {
+      converged = 1;
+      break;
+    }
+    if (pass >= max_pass) break;
+    double x[C];
+    int cnt[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) x[c] = shift_point<Q>(lo, hi, r * C + c);
+    sturm_counts<C>(db, eb, b.len, x, pivmin, cnt);
+    // The first shift (in the group) whose count reaches k: everything before it counts < k.
+    int first = Q;
+#pragma unroll
+    for (int c = C - 1; c >= 0; --c)
+      if (cnt[c] >= k) first = r * C + c;
+#pragma unroll
+    for (int off = G / 2; off > 0; off >>= 1) first = min(first, __shfl_xor_sync(mask, first, off));
+    // Counts at the new ends, fetched from the lanes that own those shifts.
+    auto count_at = [&](int p) {
+      int v = 0;
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if (c == p % C) v = cnt[c];
+      return G == 1 ? v : __shfl_sync(mask, v, base_lane + p / C);
+    };
+    const double new_lo = first > 0 ? shift_point<Q>(lo, hi, first - 1) : lo;
+    const double new_hi = first < Q ? shift_point<Q>(lo, hi, first) : hi;
+    if (first > 0) nlo = count_at(first - 1);
+    if (first < Q) nhi = count_at(first);
+    lo = new_lo;
+    hi = new_hi;
+  }
+  if (r != 0) return;
+  if (w) {
+    const int64_t pos = b.out + (k - b.first_k - 1);
+    w[pos] = 0.5 * (lo + hi);
+    conv[pos] = converged;
+  }
+  if (brackets) brackets[task] = {lo, hi, nlo, nhi, converged};
+}
+
+template <int G, int C>
+cudaError_t launch(cudaStream_t s, const double *d, const double *e2, const StebzBlock *blocks,
+                   int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
+                   StebzBracket *br) {
+  const int64_t threads = ntasks * G;
+  const unsigned grid = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+  search_kernel<G, C><<<grid, kThreads, 0, s>>>(d, e2, blocks, nblocks, ntasks, pivmin, rtol, w,
+                                                conv, br);
+  return cudaGetLastError();
+}
+
+template <int G>
+cudaError_t launch_c(int c, cudaStream_t s, const double *d, const double *e2,
+                     const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
+                     double rtol, double *w, int *conv, StebzBracket *br) {
+  switch (c) {
+    case 1: return launch<G, 1>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 2: return launch<G, 2>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 4: return launch<G, 4>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 8: return launch<G, 8>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace
+
+cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const double *d, const double *e2,
+                         const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
+                         double rtol, double *w, int *conv, StebzBracket *br) {
+  if (ntasks <= 0) return cudaSuccess;
+  switch (geo.g) {
+    case 1: return launch_c<1>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 2: return launch_c<2>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 4: return launch_c<4>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 8: return launch_c<8>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 16: return launch_c<16>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 32: return launch_c<32>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
+  // Enough independent division chains to hide their latency on every SM: spread the shifts of
+  // few eigenvalues over more threads, and give each thread two chains when there are many.
+  constexpr int64_t kWantThreads = 1 << 16;
+  int g = 1;
+  while (g < 32 && ntasks * g < kWantThreads) g *= 2;
+  const int c = (g == 32 && ntasks * g < kWantThreads) ? 4 : 2;
+  return {g, c};
+}
+
+namespace {
+
+// DSTEBZ's ORDER = 'E' sort, which is a selection sort: for each position, the first strictly
+// smaller minimum among the later ones is swapped in. Equal eigenvalues of different blocks end
+// up in an order only that algorithm defines, so it is reproduced exactly (in O(m log m), with a
+// segment tree over the positions) whenever there are ties; without ties a plain sort agrees.
+void dstebz_order_e(std::vector<double> &w, std::vector<int> &ib) {
+  const size_t m = w.size();
+  if (m < 2) return;
+  std::vector<size_t> idx(m);
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return w[a] < w[b]; });
+  bool ties = false;
+  for (size_t i = 1; i < m && !ties; ++i) ties = w[idx[i]] == w[idx[i - 1]];
+  if (!ties) {
+    std::vector<double> w2(m);
+    std::vector<int> ib2(m);
+    for (size_t i = 0; i < m; ++i) {
+      w2[i] = w[idx[i]];
+      ib2[i] = ib[idx[i]];
+    }
+    w.swap(w2);
+    ib.swap(ib2);
+    return;
+  }
+  size_t size = 1;
+  while (size < m) size *= 2;
+  std::vector<size_t> tree(2 * size, m);  // index of the leftmost minimum; m = empty
+  auto better = [&](size_t a, size_t b) {
+    if (a == m) return b;
+    if (b == m) return a;
+    return w[b] < w[a] ? b : a;  // ties keep the left one
+  };
+  auto update = [&](size_t p) {
+    size_t i = p + size;
+    tree[i] = p;
+    for (i /= 2; i >= 1; i /= 2) tree[i] = better(tree[2 * i], tree[2 * i + 1]);
+  };
+  for (size_t p = 0; p < m; ++p) tree[p + size] = p;
+  for (size_t i = size - 1; i >= 1; --i) tree[i] = better(tree[2 * i], tree[2 * i + 1]);
+  auto query = [&](size_t l, size_t r) {  // leftmost minimum in [l, r)
+    size_t left = m, right = m;
+    for (l += size, r += size; l < r; l /= 2, r /= 2) {
+      if (l & 1) left = better(left, tree[l++]);
+      if (r & 1) right = better(tree[--r], right);
+    }
+    return better(left, right);
+  };
+  for (size_t je = 0; je + 1 < m; ++je) {
+    const size_t ie = query(je + 1, m);
+    if (w[ie] < w[je]) {
+      std::swap(w[ie], w[je]);
+      std::swap(ib[ie], ib[je]);
+      update(ie);
+      update(je);
+    }
+  }
+}
+
+}  // namespace
+
+Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+             const double *d, const double *e, int *m_out, int *nsplit_out, double *w_out,
+             int *iblock_out, int *isplit_out, int *info_out) {
+  int irange = (range == 'A' || range == 'a') ? 1 : (range == 'V' || range == 'v') ? 2 : 3;
+  const bool order_e = order == 'E' || order == 'e';
+  if (irange == 3 && il == 1 && iu == n) irange = 1;
+  const double rtoli = kUlp * kRelFac;
+
+  if (n == 1) {  // DSTEBZ's special case; nothing for a GPU to do
+    *nsplit_out = 1;
+    isplit_out[0] = 1;
+    *m_out = 0;
+    if (!(irange == 2 && (vl >= d[0] || vu < d[0]))) {
+      w_out[0] = d[0];
+      iblock_out[0] = 1;
+      *m_out = 1;
+    }
+    *info_out = 0;
+    return Status::success();
+  }
+
+  // Splitting and PIVMIN, as DSTEBZ.
+  std::vector<double> e2w(n, 0.0);
+  std::vector<int> isplit;
+  double pivmin = 1.0;
+  for (int j = 1; j < n; ++j) {
+    const double t = e[j - 1] * e[j - 1];
+    if (std::fabs(d[j] * d[j - 1]) * (kUlp * kUlp) + kSafeMin > t) {
+      isplit.push_back(j);
+    } else {
+      e2w[j - 1] = t;
+      pivmin = std::max(pivmin, t);
+    }
+  }
+  isplit.push_back(n);
+  pivmin *= kSafeMin;
+  const int nsplit = static_cast<int>(isplit.size());
+
+  DeviceScope scope;
+  if (!scope.status()) return scope.status();
+  Context *ctx = nullptr;
+  Status s = Context::get(ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  // Workspace: d, e2 | blocks (at most nsplit + 2) | w | conv | 2 brackets.
+  const size_t nn = static_cast<size_t>(n);
+  const size_t bytes = 2 * nn * sizeof(double) + (nsplit + 2) * sizeof(StebzBlock) +
+                       nn * sizeof(double) + nn * sizeof(int) + 2 * sizeof(StebzBracket) + 64;
+  void *work = nullptr;
+  if (!(s = ctx->workspace(bytes, &work))) return s;
+  char *p = static_cast<char *>(work);
+  auto carve = [&](size_t b) {
+    char *q = p;
+    p += (b + 15) / 16 * 16;
+    return q;
+  };
+  double *dd = reinterpret_cast<double *>(carve(nn * sizeof(double)));
+  double *de2 = reinterpret_cast<double *>(carve(nn * sizeof(double)));
+  StebzBlock *dblocks = reinterpret_cast<StebzBlock *>(carve((nsplit + 2) * sizeof(StebzBlock)));
+  double *dw = reinterpret_cast<double *>(carve(nn * sizeof(double)));
+  int *dconv = reinterpret_cast<int *>(carve(nn * sizeof(int)));
+  StebzBracket *dbr = reinterpret_cast<StebzBracket *>(carve(2 * sizeof(StebzBracket)));
+  if (!(s = check(cudaMemcpyAsync(dd, d, nn * sizeof(double), cudaMemcpyHostToDevice, st),
+                  "upload d")) ||
+      !(s = check(cudaMemcpyAsync(de2, e2w.data(), nn * sizeof(double), cudaMemcpyHostToDevice, st),
+                  "upload e2")))
+    return s;
+
+  double wl = 0, wu = 0, wlu = 0, wul = 0;
+  if (irange == 3) {
+    // The interval holding eigenvalues IL..IU: DSTEBZ finds it with DLAEBZ (IJOB = 3) on the
+    // whole matrix; here two GPU searches bracket eigenvalue IL and eigenvalue IU instead.
+    double gu = d[0], gl = d[0], t1 = 0;
+    for (int j = 0; j < n - 1; ++j) {
+      const double t2 = std::sqrt(e2w[j]);
+      gu = std::max(gu, d[j] + t1 + t2);
+      gl = std::min(gl, d[j] - t1 - t2);
+      t1 = t2;
+    }
+    gu = std::max(gu, d[n - 1] + t1);
+    gl = std::min(gl, d[n - 1] - t1);
+    const double tnorm = std::max(std::fabs(gl), std::fabs(gu));
+    gl = gl - kFudge * tnorm * kUlp * n - kFudge * 2.0 * pivmin;
+    gu = gu + kFudge * tnorm * kUlp * n + kFudge * pivmin;
+    const int itmax = static_cast<int>((std::log(tnorm + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
+    const double atoli = abstol <= 0 ? kUlp * tnorm : abstol;
+    const StebzBlock targets[2] = {{0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax},
+                                   {0, n, iu - 1, iu, 1, 1, gl, gu, atoli, itmax}};
+    StebzBracket br[2];
+    if (!(s = check(cudaMemcpyAsync(dblocks, targets, sizeof targets, cudaMemcpyHostToDevice, st),
+                    "upload targets")) ||
+        !(s = check(stebz_search(st, {32, 4}, dd, de2, dblocks, 2, 2, pivmin, rtoli, nullptr,
+                                 nullptr, dbr),
+                    "stebz locate kernel")) ||
+        !(s = check(cudaMemcpyAsync(br, dbr, sizeof br, cudaMemcpyDeviceToHost, st), "download")) ||
+        !(s = check(cudaStreamSynchronize(st), "stebz locate")))
+      return s;
+    // Sides the search never moved keep DLAEBZ's "unknown" marks; count them now.
+    for (StebzBracket &b : br) {
+      if (b.nlo < 0) b.nlo = sturm_count(d, e2w.data(), n, b.lo, pivmin);
+      if (b.nhi > n) b.nhi = sturm_count(d, e2w.data(), n, b.hi, pivmin);
+    }
+    wl = br[0].lo;
+    wlu = br[0].hi;
+    wu = br[1].hi;
+    wul = br[1].lo;
+    const int nwl = br[0].nlo, nwu = br[1].nhi;
+    if (nwl < 0 || nwl >= n || nwu < 1 || nwu > n) {
+      *m_out = 0;
+      *nsplit_out = nsplit;
+      std::copy(isplit.begin(), isplit.end(), isplit_out);
+      *info_out = 4;
+      return Status::success();
+    }
+  } else if (irange == 2) {
+    wl = vl;
+    wu = vu;
+  }
+
+  // Blocks: DSTEBZ's loop, with the bisection itself left to the GPU.
+  std::vector<StebzBlock> blocks;
+  std::vector<int> block_of;  // DSTEBZ's JB for each entry of `blocks`
+  std::vector<double> w;
+  std::vector<int> ib;
+  int nwl = 0, nwu = 0;
+  int64_t ntasks = 0;
+  int iend = 0;
+  for (int jb = 1; jb <= nsplit; ++jb) {
+    const int ibegin = iend;
+    iend = isplit[jb - 1];
+    const int in = iend - ibegin;
+    if (in == 1) {
+      const double v = d[ibegin] - pivmin;
+      if (irange == 1 || wl >= v) ++nwl;
+      if (irange == 1 || wu >= v) ++nwu;
+      if (irange == 1 || (wl < v && wu >= v)) {
+        w.push_back(d[ibegin]);
+        ib.push_back(jb);
+      }
+      continue;
+    }
+    double gu = d[ibegin], gl = d[ibegin], t1 = 0;
+    for (int j = ibegin; j < iend - 1; ++j) {
+      const double t2 = std::fabs(e[j]);
+      gu = std::max(gu, d[j] + t1 + t2);
+      gl = std::min(gl, d[j] - t1 - t2);
+      t1 = t2;
+    }
+    gu = std::max(gu, d[iend - 1] + t1);
+    gl = std::min(gl, d[iend - 1] - t1);
+    const double bnorm = std::max(std::fabs(gl), std::fabs(gu));
+    gl = gl - kFudge * bnorm * kUlp * in - kFudge * pivmin;
+    gu = gu + kFudge * bnorm * kUlp * in + kFudge * pivmin;
+    const double atoli = abstol <= 0 ? kUlp * std::max(std::fabs(gl), std::fabs(gu)) : abstol;
+    if (irange > 1) {
+      if (gu < wl) {
+        nwl += in;
+        nwu += in;
+        continue;
+      }
+      gl = std::max(gl, wl);
+      gu = std::min(gu, wu);
+      if (gl >= gu) continue;
+    }
+    const int nab1 = sturm_count(d + ibegin, e2w.data() + ibegin, in, gl, pivmin);
+    const int nab2 = sturm_count(d + ibegin, e2w.data() + ibegin, in, gu, pivmin);
+    nwl += nab1;
+    nwu += nab2;
+    const int im = nab2 - nab1;
+    if (im <= 0) continue;
+    const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
+    blocks.push_back({ibegin, in, nab1, nab2, static_cast<int64_t>(w.size()), ntasks, gl, gu, atoli, itmax});
+    block_of.push_back(jb);
+    ntasks += im;
+    w.insert(w.end(), im, 0.0);
+    ib.insert(ib.end(), im, jb);
+  }
+
+  bool ncnvrg = false;
+  if (ntasks > 0) {
+    const int nb = static_cast<int>(blocks.size());
+    std::vector<double> wg(w.size());
+    std::vector<int> conv(w.size());
+    if (!(s = check(cudaMemcpyAsync(dblocks, blocks.data(), nb * sizeof(StebzBlock),
+                                    cudaMemcpyHostToDevice, st), "upload blocks")) ||
+        !(s = check(stebz_search(st, stebz_geometry(ntasks, n), dd, de2, dblocks, nb, ntasks,
+                                 pivmin, rtoli, dw, dconv, nullptr), "stebz search kernel")) ||
+        !(s = check(cudaMemcpyAsync(wg.data(), dw, w.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost, st), "download w")) ||
+        !(s = check(cudaMemcpyAsync(conv.data(), dconv, w.size() * sizeof(int),
+                                    cudaMemcpyDeviceToHost, st), "download flags")) ||
+        !(s = check(cudaStreamSynchronize(st), "stebz search")))
+      return s;
+    for (int b = 0; b < nb; ++b)
+      for (int k = 0; k < blocks[b].last_k - blocks[b].first_k; ++k) {
+        const int64_t pos = blocks[b].out + k;
+        w[pos] = wg[pos];
+        if (!conv[pos]) {  // DSTEBZ marks eigenvalues that did not converge with -JB
+          ib[pos] = -block_of[b];
+          ncnvrg = true;
+        }
+      }
+  }
+
+  bool toofew = false;
+  if (irange == 3) {  // DSTEBZ's discarding of eigenvalues outside IL..IU, verbatim
+    int idiscl = il - 1 - nwl, idiscu = nwu - iu;
+    if (idiscl > 0 || idiscu > 0) {
+      size_t im = 0;
+      for (size_t je = 0; je < w.size(); ++je) {
+        if (w[je] <= wlu && idiscl > 0) {
+          --idiscl;
+        } else if (w[je] >= wul && idiscu > 0) {
+          --idiscu;
+        } else {
+          w[im] = w[je];
+          ib[im] = ib[je];
+          ++im;
+        }
+      }
+      w.resize(im);
+      ib.resize(im);
+    }
+    if (idiscl > 0 || idiscu > 0) {
+      // Non-monotone counts left surplus eigenvalues outside the clusters: drop the smallest
+      // IDISCL and the largest IDISCU, as DSTEBZ does.
+      for (; idiscl > 0; --idiscl) {
+        size_t iw = w.size();
+        double wkill = wu;
+        for (size_t je = 0; je < w.size(); ++je)
+          if (ib[je] != 0 && (w[je] < wkill || iw == w.size())) {
+            iw = je;
+            wkill = w[je];
+          }
+        if (iw < w.size()) ib[iw] = 0;
+      }
+      for (; idiscu > 0; --idiscu) {
+        size_t iw = w.size();
+        double wkill = wl;
+        for (size_t je = 0; je < w.size(); ++je)
+          if (ib[je] != 0 && (w[je] > wkill || iw == w.size())) {
+            iw = je;
+            wkill = w[je];
+          }
+        if (iw < w.size()) ib[iw] = 0;
+      }
+      size_t im = 0;
+      for (size_t je = 0; je < w.size(); ++je)
+        if (ib[je] != 0) {
+          w[im] = w[je];
+          ib[im] = ib[je];
+          ++im;
+        }
+      w.resize(im);
+      ib.resize(im);
+    }
+    if (idiscl < 0 || idiscu < 0) toofew = true;
+  }
+  if (order_e && nsplit > 1) dstebz_order_e(w, ib);
+
+  *m_out = static_cast<int>(w.size());
+  *nsplit_out = nsplit;
+  std::copy(isplit.begin(), isplit.end(), isplit_out);
+  std::copy(w.begin(), w.end(), w_out);
+  std::copy(ib.begin(), ib.end(), iblock_out);
+  *info_out = (ncnvrg ? 1 : 0) + (toofew ? 2 : 0);
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
