@@ -335,14 +335,15 @@ void bench_stebz(const StebzCase &c) {
 }
 
 // Device time of the bracketing search alone, for several search geometries (G threads per
-// eigenvalue x C shifts per thread), on one random block: the data behind stebz_geometry().
+// eigenvalue x C shifts per thread, DLAEBZ's count or the division-free one), on one random
+// block: the data behind stebz_geometry().
 void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 41);
-  std::vector<double> e2(n, 0.0);
+  std::vector<gpueig::SturmRow> rows(n);
   double pivmin = 1, gl = t.d[0], gu = t.d[0], t1 = 0;
+  for (int j = 0; j < n; ++j) rows[j] = {t.d[j], j > 0 ? t.e[j - 1] * t.e[j - 1] : 0.0};
   for (int j = 0; j + 1 < n; ++j) {
-    e2[j] = t.e[j] * t.e[j];
-    pivmin = std::max(pivmin, e2[j]);
+    pivmin = std::max(pivmin, rows[j + 1].e2);
     const double t2 = std::fabs(t.e[j]);
     gu = std::max(gu, t.d[j] + t1 + t2);
     gl = std::min(gl, t.d[j] - t1 - t2);
@@ -353,23 +354,35 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   pivmin *= DBL_MIN;
   const double atol = 0x1p-52 * std::max(std::fabs(gl), std::fabs(gu));
   const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
-  gpueig::gpu::StebzBlock blk{0, n, 0, last, 0, 0, gl, gu, atol, itmax};
-  double *dd = device_copy(t.d), *de2 = device_copy(e2), *dw = nullptr;
-  int *dconv = nullptr;
+  gpueig::gpu::StebzBlock blk{0, n, 0, last, 0, 0, gl, gu, atol, itmax, 0};
+  gpueig::SturmRow *drows = device_copy(rows);
   gpueig::gpu::StebzBlock *db = device_copy(std::vector<gpueig::gpu::StebzBlock>{blk});
+  double *dw = nullptr;
+  int *dconv = nullptr;
   CUDA_OK(cudaMalloc(&dw, n * sizeof(double)));
   CUDA_OK(cudaMalloc(&dconv, n * sizeof(int)));
+  std::vector<double> reference;
   const gpueig::gpu::StebzGeometry chosen = gpueig::gpu::stebz_geometry(last, n);
-  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d):", n, last, chosen.g, chosen.c);
-  const int geos[][2] = {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {4, 1}, {4, 2}, {8, 2}, {32, 1}, {32, 2}, {32, 4}, {32, 8}};
-  for (const auto &g : geos) {
-    double ms = device_ms(s, 3, [] {}, [&] {
-      CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1]}, dd, de2, db, 1, last, pivmin, 2 * 0x1p-52, dw, dconv, nullptr));
-    });
-    std::printf("  G%dxC%d %.2f ms", g[0], g[1], ms);
+  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d %s):\n", n, last, chosen.g,
+              chosen.c, chosen.scaled ? "scaled" : "dlaebz");
+  const int geos[][2] = {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {4, 1}, {4, 2}, {8, 1}, {8, 2}, {32, 1}, {32, 2}, {32, 4}};
+  for (bool scaled : {false, true}) {
+    std::printf("    %-7s", scaled ? "scaled" : "dlaebz");
+    for (const auto &g : geos) {
+      double ms = device_ms(s, 2, [] {}, [&] {
+        CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1], scaled}, drows, db, 1, last, pivmin,
+                                          2 * 0x1p-52, dw, dconv, nullptr));
+      });
+      // Every geometry must find the same eigenvalues (to the bisection tolerance).
+      std::vector<double> got = download(dw, last);
+      if (reference.empty()) reference = got;
+      double diff = 0;
+      for (int i = 0; i < last; ++i) diff = std::max(diff, std::fabs(got[i] - reference[i]));
+      std::printf(" G%dxC%d %.2f%s", g[0], g[1], ms, diff > 8 * atol ? "(WRONG)" : "");
+    }
+    std::printf(" ms\n");
   }
-  std::printf("\n");
-  for (void *p : {(void *)dd, (void *)de2, (void *)dw, (void *)dconv, (void *)db}) cudaFree(p);
+  for (void *p : {(void *)drows, (void *)dw, (void *)dconv, (void *)db}) cudaFree(p);
 }
 
 // Smallest n from which the GPU host call (all eigenvalues) beats dstebz: the stebz crossover.

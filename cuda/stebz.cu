@@ -36,11 +36,11 @@ __device__ __forceinline__ double shift_point(double lo, double hi, int i) {
   return lo + (hi - lo) * (static_cast<double>(i + 1) / (Q + 1));
 }
 
-template <int G, int C>
+template <int G, int C, bool Scaled>
 __global__ void __launch_bounds__(kThreads)
-    search_kernel(const double *__restrict__ d, const double *__restrict__ e2,
-                  const StebzBlock *__restrict__ blocks, int nblocks, int64_t ntasks, double pivmin,
-                  double rtol, double *w, int *conv, StebzBracket *brackets) {
+    search_kernel(const SturmRow *__restrict__ rows, const StebzBlock *__restrict__ blocks,
+                  int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
+                  StebzBracket *brackets) {
   constexpr int Q = G * C;
   const int64_t task = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (task >= ntasks) return;  // groups are aligned, so a group leaves as a whole
@@ -57,9 +57,9 @@ __global__ void __launch_bounds__(kThreads)
   }
   const StebzBlock b = blocks[lb];
   const int k = b.first_k + 1 + static_cast<int>(task - b.task0);
-  const double *db = d + b.begin, *eb = e2 + b.begin;
+  const SturmRow *t = rows + b.begin;
   double lo = b.lo, hi = b.hi;
-  int nlo = -1, nhi = static_cast<int>(b.len) + 1;
+  int nlo = -1, nhi = static_cast<int>(b.len) + 1;  // DLAEBZ's "not known yet"
   const int max_pass = static_cast<int>(ceil(b.itmax / log2(static_cast<double>(Q + 1)))) + 1;
   int converged = 0;
   for (int pass = 0;; ++pass) {
@@ -74,15 +74,9 @@ __global__ void __launch_bounds__(kThreads)
     int cnt[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) x[c] = shift_point<Q>(lo, hi, r * C + c);
-    sturm_counts<C>(db, eb, b.len, x, pivmin, cnt);
-    // The first shift (in the group) whose count reaches k: everything before it counts < k.
-    int first = Q;
-#pragma unroll
-    for (int c = C - 1; c >= 0; --c)
-      if (cnt[c] >= k) first = r * C + c;
-#pragma unroll
-    for (int off = G / 2; off > 0; off >>= 1) first = min(first, __shfl_xor_sync(mask, first, off));
-    // Counts at the new ends, fetched from the lanes that own those shifts.
+    if (Scaled) sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
+    else sturm_counts<C>(t, b.len, x, pivmin, cnt);
+    // Counts at any of the group's shifts, fetched from the lane that owns it.
     auto count_at = [&](int p) {
       int v = 0;
 #pragma unroll
@@ -90,6 +84,38 @@ __global__ void __launch_bounds__(kThreads)
         if (c == p % C) v = cnt[c];
       return G == 1 ? v : __shfl_sync(mask, v, base_lane + p / C);
     };
+    if (b.locate) {
+      // Shifts with exactly k - 1 eigenvalues below lie in the gap under eigenvalue k: stop at
+      // the middle one, as far from both neighbours as this pass can tell.
+      int fe = Q, le = -1;
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if (cnt[c] == k - 1) {
+          fe = min(fe, r * C + c);
+          le = max(le, r * C + c);
+        }
+#pragma unroll
+      for (int off = G / 2; off > 0; off >>= 1) {
+        fe = min(fe, __shfl_xor_sync(mask, fe, off));
+        le = max(le, __shfl_xor_sync(mask, le, off));
+      }
+      if (le >= 0) {
+        const int mid = (fe + le) / 2;
+        if (count_at(mid) == k - 1) {
+          lo = hi = shift_point<Q>(lo, hi, mid);
+          nlo = nhi = k - 1;
+          converged = 1;
+          break;
+        }
+      }
+    }
+    // The first shift (in the group) whose count reaches k: everything before it counts < k.
+    int first = Q;
+#pragma unroll
+    for (int c = C - 1; c >= 0; --c)
+      if (cnt[c] >= k) first = r * C + c;
+#pragma unroll
+    for (int off = G / 2; off > 0; off >>= 1) first = min(first, __shfl_xor_sync(mask, first, off));
     const double new_lo = first > 0 ? shift_point<Q>(lo, hi, first - 1) : lo;
     const double new_hi = first < Q ? shift_point<Q>(lo, hi, first) : hi;
     if (first > 0) nlo = count_at(first - 1);
@@ -106,45 +132,51 @@ __global__ void __launch_bounds__(kThreads)
   if (brackets) brackets[task] = {lo, hi, nlo, nhi, converged};
 }
 
-template <int G, int C>
-cudaError_t launch(cudaStream_t s, const double *d, const double *e2, const StebzBlock *blocks,
-                   int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
+template <int G, int C, bool Scaled>
+cudaError_t launch(cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks, int nblocks,
+                   int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
                    StebzBracket *br) {
   const int64_t threads = ntasks * G;
   const unsigned grid = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
-  search_kernel<G, C><<<grid, kThreads, 0, s>>>(d, e2, blocks, nblocks, ntasks, pivmin, rtol, w,
-                                                conv, br);
+  search_kernel<G, C, Scaled><<<grid, kThreads, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin,
+                                                        rtol, w, conv, br);
   return cudaGetLastError();
 }
 
-template <int G>
-cudaError_t launch_c(int c, cudaStream_t s, const double *d, const double *e2,
+template <int G, bool Scaled>
+cudaError_t launch_c(int c, cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks,
+                     int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
+                     StebzBracket *br) {
+  switch (c) {
+    case 1: return launch<G, 1, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 2: return launch<G, 2, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 4: return launch<G, 4, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+template <bool Scaled>
+cudaError_t launch_g(StebzGeometry geo, cudaStream_t s, const SturmRow *rows,
                      const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
                      double rtol, double *w, int *conv, StebzBracket *br) {
-  switch (c) {
-    case 1: return launch<G, 1>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 2: return launch<G, 2>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 4: return launch<G, 4>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 8: return launch<G, 8>(s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+  switch (geo.g) {
+    case 1: return launch_c<1, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 2: return launch_c<2, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 4: return launch_c<4, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 8: return launch_c<8, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 32: return launch_c<32, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
     default: return cudaErrorInvalidValue;
   }
 }
 
 }  // namespace
 
-cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const double *d, const double *e2,
+cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows,
                          const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
                          double rtol, double *w, int *conv, StebzBracket *br) {
   if (ntasks <= 0) return cudaSuccess;
-  switch (geo.g) {
-    case 1: return launch_c<1>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 2: return launch_c<2>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 4: return launch_c<4>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 8: return launch_c<8>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 16: return launch_c<16>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 32: return launch_c<32>(geo.c, s, d, e2, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    default: return cudaErrorInvalidValue;
-  }
+  return geo.scaled ? launch_g<true>(geo, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br)
+                    : launch_g<false>(geo, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
 }
 
 StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
@@ -154,7 +186,7 @@ StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
   int g = 1;
   while (g < 32 && ntasks * g < kWantThreads) g *= 2;
   const int c = (g == 32 && ntasks * g < kWantThreads) ? 4 : 2;
-  return {g, c};
+  return {g, c, false};
 }
 
 namespace {
@@ -239,22 +271,28 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     return Status::success();
   }
 
-  // Splitting and PIVMIN, as DSTEBZ.
-  std::vector<double> e2w(n, 0.0);
+  // Splitting and PIVMIN, as DSTEBZ; rows[j] = (d(j), e(j-1)^2), with 0 where T splits.
+  std::vector<SturmRow> rows(n);
   std::vector<int> isplit;
   double pivmin = 1.0;
+  rows[0] = {d[0], 0.0};
   for (int j = 1; j < n; ++j) {
     const double t = e[j - 1] * e[j - 1];
+    rows[j] = {d[j], 0.0};
     if (std::fabs(d[j] * d[j - 1]) * (kUlp * kUlp) + kSafeMin > t) {
       isplit.push_back(j);
     } else {
-      e2w[j - 1] = t;
+      rows[j].e2 = t;
       pivmin = std::max(pivmin, t);
     }
   }
   isplit.push_back(n);
   pivmin *= kSafeMin;
   const int nsplit = static_cast<int>(isplit.size());
+  // RANGE 'I' on an unsplit matrix needs no interval (WL, WU]: eigenvalues IL..IU of the one
+  // block are searched by index directly, which is what DSTEBZ's interval and discarding amount
+  // to, and saves the two whole-matrix searches.
+  const bool by_index = irange == 3 && nsplit == 1;
 
   DeviceScope scope;
   if (!scope.status()) return scope.status();
@@ -262,9 +300,9 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   Status s = Context::get(ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
-  // Workspace: d, e2 | blocks (at most nsplit + 2) | w | conv | 2 brackets.
+  // Workspace: rows | blocks (at most nsplit + 2) | w | conv | 2 brackets.
   const size_t nn = static_cast<size_t>(n);
-  const size_t bytes = 2 * nn * sizeof(double) + (nsplit + 2) * sizeof(StebzBlock) +
+  const size_t bytes = nn * sizeof(SturmRow) + (nsplit + 2) * sizeof(StebzBlock) +
                        nn * sizeof(double) + nn * sizeof(int) + 2 * sizeof(StebzBracket) + 64;
   void *work = nullptr;
   if (!(s = ctx->workspace(bytes, &work))) return s;
@@ -274,25 +312,23 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     p += (b + 15) / 16 * 16;
     return q;
   };
-  double *dd = reinterpret_cast<double *>(carve(nn * sizeof(double)));
-  double *de2 = reinterpret_cast<double *>(carve(nn * sizeof(double)));
+  SturmRow *drows = reinterpret_cast<SturmRow *>(carve(nn * sizeof(SturmRow)));
   StebzBlock *dblocks = reinterpret_cast<StebzBlock *>(carve((nsplit + 2) * sizeof(StebzBlock)));
   double *dw = reinterpret_cast<double *>(carve(nn * sizeof(double)));
   int *dconv = reinterpret_cast<int *>(carve(nn * sizeof(int)));
   StebzBracket *dbr = reinterpret_cast<StebzBracket *>(carve(2 * sizeof(StebzBracket)));
-  if (!(s = check(cudaMemcpyAsync(dd, d, nn * sizeof(double), cudaMemcpyHostToDevice, st),
-                  "upload d")) ||
-      !(s = check(cudaMemcpyAsync(de2, e2w.data(), nn * sizeof(double), cudaMemcpyHostToDevice, st),
-                  "upload e2")))
+  if (!(s = check(cudaMemcpyAsync(drows, rows.data(), nn * sizeof(SturmRow),
+                                  cudaMemcpyHostToDevice, st), "upload T")))
     return s;
 
   double wl = 0, wu = 0, wlu = 0, wul = 0;
-  if (irange == 3) {
-    // The interval holding eigenvalues IL..IU: DSTEBZ finds it with DLAEBZ (IJOB = 3) on the
-    // whole matrix; here two GPU searches bracket eigenvalue IL and eigenvalue IU instead.
+  if (irange == 3 && !by_index) {
+    // The interval holding eigenvalues IL..IU, as DSTEBZ's DLAEBZ (IJOB = 3) on the whole
+    // matrix: points WL with N(WL) = IL - 1 and WU with N(WU) = IU, or where a cluster makes that
+    // impossible, the small intervals (WL, WLU] and (WUL, WU] across which N jumps past them.
     double gu = d[0], gl = d[0], t1 = 0;
     for (int j = 0; j < n - 1; ++j) {
-      const double t2 = std::sqrt(e2w[j]);
+      const double t2 = std::sqrt(rows[j + 1].e2);
       gu = std::max(gu, d[j] + t1 + t2);
       gl = std::min(gl, d[j] - t1 - t2);
       t1 = t2;
@@ -304,27 +340,46 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     gu = gu + kFudge * tnorm * kUlp * n + kFudge * pivmin;
     const int itmax = static_cast<int>((std::log(tnorm + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
     const double atoli = abstol <= 0 ? kUlp * tnorm : abstol;
-    const StebzBlock targets[2] = {{0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax},
-                                   {0, n, iu - 1, iu, 1, 1, gl, gu, atoli, itmax}};
+    // Like DLAEBZ, whose first search points are GL and GU themselves: IL = 1 and IU = N are
+    // answered there without a search.
+    StebzBracket lower{gl, gl, 0, 0, 1}, upper{gu, gu, n, n, 1};
+    lower.nlo = lower.nhi = sturm_count(rows.data(), n, gl, pivmin);
+    upper.nlo = upper.nhi = sturm_count(rows.data(), n, gu, pivmin);
+    std::vector<StebzBlock> targets;
+    if (il > 1 || lower.nlo != 0) targets.push_back({0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax, 1});
+    if (iu < n || upper.nlo != n)
+      targets.push_back({0, n, iu, iu + 1, 0, static_cast<int64_t>(targets.size()), gl, gu, atoli, itmax, 1});
     StebzBracket br[2];
-    if (!(s = check(cudaMemcpyAsync(dblocks, targets, sizeof targets, cudaMemcpyHostToDevice, st),
-                    "upload targets")) ||
-        !(s = check(stebz_search(st, {32, 4}, dd, de2, dblocks, 2, 2, pivmin, rtoli, nullptr,
-                                 nullptr, dbr),
-                    "stebz locate kernel")) ||
-        !(s = check(cudaMemcpyAsync(br, dbr, sizeof br, cudaMemcpyDeviceToHost, st), "download")) ||
-        !(s = check(cudaStreamSynchronize(st), "stebz locate")))
+    const int nt = static_cast<int>(targets.size());
+    if (nt > 0 &&
+        (!(s = check(cudaMemcpyAsync(dblocks, targets.data(), nt * sizeof(StebzBlock),
+                                     cudaMemcpyHostToDevice, st), "upload targets")) ||
+         !(s = check(stebz_search(st, {32, 4, false}, drows, dblocks, nt, nt, pivmin, rtoli,
+                                  nullptr, nullptr, dbr), "stebz locate kernel")) ||
+         !(s = check(cudaMemcpyAsync(br, dbr, nt * sizeof(StebzBracket), cudaMemcpyDeviceToHost,
+                                     st), "download")) ||
+         !(s = check(cudaStreamSynchronize(st), "stebz locate"))))
       return s;
-    // Sides the search never moved keep DLAEBZ's "unknown" marks; count them now.
-    for (StebzBracket &b : br) {
-      if (b.nlo < 0) b.nlo = sturm_count(d, e2w.data(), n, b.lo, pivmin);
-      if (b.nhi > n) b.nhi = sturm_count(d, e2w.data(), n, b.hi, pivmin);
+    int next = 0;
+    if (il > 1 || lower.nlo != 0) lower = br[next++];
+    if (iu < n || upper.nlo != n) upper = br[next++];
+    // Sides a search never moved keep DLAEBZ's "unknown" marks: count them here.
+    for (StebzBracket *b : {&lower, &upper}) {
+      if (b->nlo < 0) b->nlo = sturm_count(rows.data(), n, b->lo, pivmin);
+      if (b->nhi > n) b->nhi = sturm_count(rows.data(), n, b->hi, pivmin);
     }
-    wl = br[0].lo;
-    wlu = br[0].hi;
-    wu = br[1].hi;
-    wul = br[1].lo;
-    const int nwl = br[0].nlo, nwu = br[1].nhi;
+    wl = lower.lo;
+    wlu = lower.hi;
+    const int nwl = lower.nlo;
+    int nwu;
+    if (upper.nlo == iu) {  // a point with exactly IU eigenvalues below
+      wu = wul = upper.lo;
+      nwu = iu;
+    } else {
+      wu = upper.hi;
+      wul = upper.lo;
+      nwu = upper.nhi;
+    }
     if (nwl < 0 || nwl >= n || nwu < 1 || nwu > n) {
       *m_out = 0;
       *nsplit_out = nsplit;
@@ -372,7 +427,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     gl = gl - kFudge * bnorm * kUlp * in - kFudge * pivmin;
     gu = gu + kFudge * bnorm * kUlp * in + kFudge * pivmin;
     const double atoli = abstol <= 0 ? kUlp * std::max(std::fabs(gl), std::fabs(gu)) : abstol;
-    if (irange > 1) {
+    if (irange > 1 && !by_index) {
       if (gu < wl) {
         nwl += in;
         nwu += in;
@@ -382,14 +437,15 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
       gu = std::min(gu, wu);
       if (gl >= gu) continue;
     }
-    const int nab1 = sturm_count(d + ibegin, e2w.data() + ibegin, in, gl, pivmin);
-    const int nab2 = sturm_count(d + ibegin, e2w.data() + ibegin, in, gu, pivmin);
+    const int nab1 = by_index ? il - 1 : sturm_count(rows.data() + ibegin, in, gl, pivmin);
+    const int nab2 = by_index ? iu : sturm_count(rows.data() + ibegin, in, gu, pivmin);
     nwl += nab1;
     nwu += nab2;
     const int im = nab2 - nab1;
     if (im <= 0) continue;
     const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
-    blocks.push_back({ibegin, in, nab1, nab2, static_cast<int64_t>(w.size()), ntasks, gl, gu, atoli, itmax});
+    blocks.push_back({ibegin, in, nab1, nab2, static_cast<int64_t>(w.size()), ntasks, gl, gu, atoli,
+                      itmax, 0});
     block_of.push_back(jb);
     ntasks += im;
     w.insert(w.end(), im, 0.0);
@@ -403,7 +459,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     std::vector<int> conv(w.size());
     if (!(s = check(cudaMemcpyAsync(dblocks, blocks.data(), nb * sizeof(StebzBlock),
                                     cudaMemcpyHostToDevice, st), "upload blocks")) ||
-        !(s = check(stebz_search(st, stebz_geometry(ntasks, n), dd, de2, dblocks, nb, ntasks,
+        !(s = check(stebz_search(st, stebz_geometry(ntasks, n), drows, dblocks, nb, ntasks,
                                  pivmin, rtoli, dw, dconv, nullptr), "stebz search kernel")) ||
         !(s = check(cudaMemcpyAsync(wg.data(), dw, w.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost, st), "download w")) ||
@@ -423,7 +479,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   }
 
   bool toofew = false;
-  if (irange == 3) {  // DSTEBZ's discarding of eigenvalues outside IL..IU, verbatim
+  if (irange == 3 && !by_index) {  // DSTEBZ's discarding of eigenvalues outside IL..IU, verbatim
     int idiscl = il - 1 - nwl, idiscu = nwu - iu;
     if (idiscl > 0 || idiscu > 0) {
       size_t im = 0;

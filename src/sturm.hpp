@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #ifdef __CUDACC__
 #define GPUEIG_HD __host__ __device__
@@ -12,36 +13,89 @@
 
 namespace gpueig {
 
-// For each shift x[k]: the number of eigenvalues of T = tridiag(e, d, e) of order n that are <= x[k],
-// i.e. the number of non-positive pivots of T - x[k] I = L D L^T. e2[j] = e[j]^2 (zero where T
-// splits). Exactly LAPACK DLAEBZ's count, operation for operation: a pivot smaller than pivmin in
-// magnitude is replaced by -pivmin, so a zero pivot never produces Inf or NaN. The K shifts run
-// interleaved: K independent division chains per thread hide the latency of each.
+// Row j of T as the count reads it: d(j) and e(j-1)^2 (0 for j = 0 and where T splits), side by
+// side so that a GPU thread fetches both with one 16-byte load.
+struct alignas(16) SturmRow {
+  double d, e2;
+};
+
+// For each shift x[k]: the number of eigenvalues of T that are <= x[k], i.e. the number of
+// non-positive pivots of T - x[k] I = L D L^T. Exactly LAPACK DLAEBZ's count, operation for
+// operation: a pivot smaller than pivmin in magnitude is replaced by -pivmin, so a zero pivot never
+// produces Inf or NaN. The K shifts run interleaved (K independent chains per thread).
 template <int K>
-GPUEIG_HD inline void sturm_counts(const double *d, const double *e2, int64_t n, const double (&x)[K],
+GPUEIG_HD inline void sturm_counts(const SturmRow *t, int64_t n, const double (&x)[K],
                                    double pivmin, int (&count)[K]) {
   double q[K];
   for (int k = 0; k < K; ++k) {
-    q[k] = d[0] - x[k];
+    q[k] = t[0].d - x[k];
     if (std::fabs(q[k]) < pivmin) q[k] = -pivmin;
     count[k] = q[k] <= 0.0;
   }
+#ifdef __CUDA_ARCH__
+#pragma unroll 8  // the loads of 8 rows go out together instead of one latency per row
+#endif
   for (int64_t j = 1; j < n; ++j) {
-    const double dj = d[j], ej = e2[j - 1];
+    const SturmRow r = t[j];
     for (int k = 0; k < K; ++k) {
-      q[k] = dj - ej / q[k] - x[k];
+      q[k] = r.d - r.e2 / q[k] - x[k];
       if (std::fabs(q[k]) < pivmin) q[k] = -pivmin;
       count[k] += q[k] <= 0.0;
     }
   }
 }
 
-GPUEIG_HD inline int sturm_count(const double *d, const double *e2, int64_t n, double x,
-                                 double pivmin) {
+GPUEIG_HD inline int sturm_count(const SturmRow *t, int64_t n, double x, double pivmin) {
   const double xs[1] = {x};
   int c[1];
-  sturm_counts<1>(d, e2, n, xs, pivmin, c);
+  sturm_counts<1>(t, n, xs, pivmin, c);
   return c[0];
+}
+
+// 2^-(exponent of p) for a normal p: multiplying by it is exact and brings |p| into [1, 2).
+GPUEIG_HD inline double inverse_scale(double p) {
+  uint64_t bits;
+  std::memcpy(&bits, &p, sizeof bits);
+  const uint64_t s = (uint64_t{2046} << 52) - (bits & (uint64_t{0x7ff} << 52));
+  double r;
+  std::memcpy(&r, &s, sizeof r);
+  return r;
+}
+
+// The same count without divisions: the pivots q(j) = p(j)/p(j-1) are carried as the ratio of the
+// three-term recurrence p(j) = (d(j) - x) p(j-1) - e(j-1)^2 p(j-2), so each step costs one fused
+// multiply-add on the dependency chain instead of a division. The pivmin rule is the same
+// (|p(j)| < pivmin |p(j-1)| means |q(j)| < pivmin, and p(j) becomes -pivmin p(j-1)); a pivot is
+// non-positive when p(j) and p(j-1) differ in sign. After each step both are rescaled by the same
+// power of two (exact) so that |p(j)| is in [1, 2): |q| >= pivmin >= DBL_MIN keeps p(j) normal,
+// and |e^2 p(j-2)| <= 2 max(e^2) / pivmin <= 2 / DBL_MIN keeps it finite. The counts equal
+// DLAEBZ's up to rounding: they can differ only for shifts within rounding of an eigenvalue.
+template <int K>
+GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const double (&x)[K],
+                                          double pivmin, int (&count)[K]) {
+  double a[K], b[K];  // p(j-1) and p(j-2), scaled alike
+  for (int k = 0; k < K; ++k) {
+    double q = t[0].d - x[k];
+    if (std::fabs(q) < pivmin) q = -pivmin;
+    count[k] = q <= 0.0;
+    const double s = inverse_scale(q);
+    a[k] = q * s;
+    b[k] = s;  // p(-1) = 1
+  }
+#ifdef __CUDA_ARCH__
+#pragma unroll 8
+#endif
+  for (int64_t j = 1; j < n; ++j) {
+    const SturmRow r = t[j];
+    for (int k = 0; k < K; ++k) {
+      double p = std::fma(r.d - x[k], a[k], -(r.e2 * b[k]));
+      if (std::fabs(p) < pivmin * std::fabs(a[k])) p = -pivmin * a[k];
+      count[k] += std::signbit(p) != std::signbit(a[k]);
+      const double s = inverse_scale(p);
+      b[k] = a[k] * s;
+      a[k] = p * s;
+    }
+  }
 }
 
 }  // namespace gpueig
