@@ -352,6 +352,11 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   gu = std::max(gu, t.d[n - 1] + t1) + 1e-10;
   gl = std::min(gl, t.d[n - 1] - t1) - 1e-10;
   pivmin *= DBL_MIN;
+  const gpueig::SturmScale sc = gpueig::sturm_scale(rows.data(), n, pivmin);
+  for (auto &row : rows) row = {row.d * sc.c, row.e2 * sc.c * sc.c};
+  gl *= sc.c;
+  gu *= sc.c;
+  pivmin = sc.pivmin;
   const double atol = 0x1p-52 * std::max(std::fabs(gl), std::fabs(gu));
   const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
   gpueig::gpu::StebzBlock blk{0, n, 0, last, 0, 0, gl, gu, atol, itmax, 0};
@@ -363,15 +368,22 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   CUDA_OK(cudaMalloc(&dconv, n * sizeof(int)));
   std::vector<double> reference;
   const gpueig::gpu::StebzGeometry chosen = gpueig::gpu::stebz_geometry(last, n);
-  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d %s):\n", n, last, chosen.g,
-              chosen.c, chosen.scaled ? "scaled" : "dlaebz");
-  const int geos[][2] = {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {4, 1}, {4, 2}, {8, 1}, {8, 2}, {32, 1}, {32, 2}, {32, 4}};
-  for (bool scaled : {false, true}) {
-    std::printf("    %-7s", scaled ? "scaled" : "dlaebz");
+  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d):\n", n, last, chosen.g,
+              chosen.c);
+  const int geos[][2] = {{1, 2}, {2, 2}, {4, 1}, {4, 2}, {8, 1}, {16, 1}, {32, 1}, {32, 2}, {256, 1}, {256, 2}};
+  int *dgrid = nullptr;
+  CUDA_OK(cudaMalloc(&dgrid, ((1 << 16) + 1) * sizeof(int)));
+  for (bool with_grid : {false, true}) {
+    std::printf("    %-9s", with_grid ? "grid 2^16" : "no grid");
     for (const auto &g : geos) {
       double ms = device_ms(s, 2, [] {}, [&] {
-        CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1], scaled}, drows, db, 1, last, pivmin,
-                                          2 * 0x1p-52, dw, dconv, nullptr));
+        gpueig::gpu::StebzGrid grid{nullptr, 0};
+        if (with_grid) {
+          CUDA_OK(gpueig::gpu::stebz_grid_counts(s, drows, n, gl, gu, 1 << 16, pivmin, dgrid));
+          grid = {dgrid, 1 << 16};
+        }
+        CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1]}, drows, db, 1, last, pivmin,
+                                          2 * 0x1p-52, grid, dw, dconv, nullptr));
       });
       // Every geometry must find the same eigenvalues (to the bisection tolerance).
       std::vector<double> got = download(dw, last);
@@ -382,7 +394,7 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
     }
     std::printf(" ms\n");
   }
-  for (void *p : {(void *)drows, (void *)dw, (void *)dconv, (void *)db}) cudaFree(p);
+  for (void *p : {(void *)drows, (void *)dw, (void *)dconv, (void *)db, (void *)dgrid}) cudaFree(p);
 }
 
 // Smallest n from which the GPU host call (all eigenvalues) beats dstebz: the stebz crossover.

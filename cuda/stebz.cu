@@ -29,6 +29,9 @@ constexpr int kThreads = 256;
 constexpr double kUlp = 0x1p-52;    // DLAMCH('P')
 constexpr double kSafeMin = DBL_MIN;  // DLAMCH('S')
 constexpr double kFudge = 2.1, kRelFac = 2.0;
+// The grid phase (StebzGrid): 2^16 counts, for one block of order >= 1024 with >= 64 eigenvalues
+// wanted; it costs about one pass of the search and saves 16 bisection levels of every search.
+constexpr int kGridPoints = 1 << 16, kGridMinOrder = 1024, kGridMinTasks = 64;
 
 template <int Q>
 __device__ __forceinline__ double shift_point(double lo, double hi, int i) {
@@ -36,18 +39,52 @@ __device__ __forceinline__ double shift_point(double lo, double hi, int i) {
   return lo + (hi - lo) * (static_cast<double>(i + 1) / (Q + 1));
 }
 
-template <int G, int C, bool Scaled>
+__device__ __forceinline__ double grid_point(double lo, double hi, int i, int k) {
+  return lo + (hi - lo) * (static_cast<double>(i) / k);
+}
+
+// First index i in [0, len) with v[i] >= k (len if none): with counts monotone this is where N
+// jumps past k; without (rounding), still a place with v[i-1] < k <= v[i], which is all a bracket
+// needs.
+__device__ __forceinline__ int first_at_least(const int *v, int len, int k) {
+  int lo = 0, hi = len;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (v[mid] >= k) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+__global__ void grid_kernel(const SturmRow *__restrict__ rows, int64_t n, double lo, double hi,
+                            int k, double pivmin, int *counts) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > k) return;
+  const double x[1] = {grid_point(lo, hi, i, k)};
+  int c[1];
+  sturm_counts_scaled<1>(rows, n, x, pivmin, c);
+  counts[i] = c[0];
+}
+
+// The search: a group of G threads per eigenvalue (a task), each evaluating C shifts per pass.
+// G <= 32: the group is part of a warp and talks through shuffles. G = kThreads: the group is the
+// thread block and talks through shared memory.
+template <int G, int C>
 __global__ void __launch_bounds__(kThreads)
     search_kernel(const SturmRow *__restrict__ rows, const StebzBlock *__restrict__ blocks,
-                  int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
-                  StebzBracket *brackets) {
+                  int nblocks, int64_t ntasks, double pivmin, double rtol, StebzGrid grid,
+                  double *w, int *conv, StebzBracket *brackets) {
   constexpr int Q = G * C;
+  constexpr bool kBlockGroup = G > 32;
+  static_assert(!kBlockGroup || G == kThreads, "a group is a warp part or the thread block");
+  __shared__ int s_cnt[kBlockGroup ? Q : 1];
   const int64_t task = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (task >= ntasks) return;  // groups are aligned, so a group leaves as a whole
   const int r = threadIdx.x % G;
   const unsigned lane = threadIdx.x % 32;
-  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane & ~(G - 1));
-  const int base_lane = static_cast<int>(lane & ~(G - 1));
+  const unsigned mask =
+      G >= 32 ? 0xffffffffu : ((1u << (G % 32)) - 1) << (lane & ~((G % 32) - 1));
+  const int base_lane = G >= 32 ? 0 : static_cast<int>(lane & ~(G - 1));
 
   int lb = 0, ub = nblocks - 1;  // the block holding this task: last b with task0 <= task
   while (lb < ub) {
@@ -60,7 +97,16 @@ __global__ void __launch_bounds__(kThreads)
   const SturmRow *t = rows + b.begin;
   double lo = b.lo, hi = b.hi;
   int nlo = -1, nhi = static_cast<int>(b.len) + 1;  // DLAEBZ's "not known yet"
-  const int max_pass = static_cast<int>(ceil(b.itmax / log2(static_cast<double>(Q + 1)))) + 1;
+  double levels = b.itmax;
+  if (grid.counts) {  // start in the grid cell holding eigenvalue k
+    const int i = max(1, first_at_least(grid.counts, grid.k + 1, k));
+    lo = grid_point(b.lo, b.hi, i - 1, grid.k);
+    hi = grid_point(b.lo, b.hi, i, grid.k);
+    nlo = grid.counts[i - 1];
+    nhi = grid.counts[i];
+    levels -= log2(static_cast<double>(grid.k));
+  }
+  const int max_pass = max(1, static_cast<int>(ceil(levels / log2(static_cast<double>(Q + 1))))) + 1;
   int converged = 0;
   for (int pass = 0;; ++pass) {
     // DLAEBZ's test: width below max(ABSTOL, PIVMIN, RELTOL * max(|a|, |b|)).
@@ -74,54 +120,65 @@ __global__ void __launch_bounds__(kThreads)
     int cnt[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) x[c] = shift_point<Q>(lo, hi, r * C + c);
-    if (Scaled) sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
-    else sturm_counts<C>(t, b.len, x, pivmin, cnt);
-    // Counts at any of the group's shifts, fetched from the lane that owns it.
+    sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
+
+    // Where N(x) passes k - 1 and k among the group's Q shifts.
+    int below_k1, below_k;  // first shift with count >= k - 1, and >= k
+    int at = 0;             // count at a shift, for count_at()
     auto count_at = [&](int p) {
-      int v = 0;
+      if constexpr (kBlockGroup) {
+        return s_cnt[p];
+      } else {
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        if (c == p % C) v = cnt[c];
-      return G == 1 ? v : __shfl_sync(mask, v, base_lane + p / C);
+        for (int c = 0; c < C; ++c)
+          if (c == p % C) at = cnt[c];
+        return G == 1 ? at : __shfl_sync(mask, at, base_lane + p / C);
+      }
     };
-    if (b.locate) {
-      // Shifts with exactly k - 1 eigenvalues below lie in the gap under eigenvalue k: stop at
-      // the middle one, as far from both neighbours as this pass can tell.
-      int fe = Q, le = -1;
+    if constexpr (kBlockGroup) {
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        if (cnt[c] == k - 1) {
-          fe = min(fe, r * C + c);
-          le = max(le, r * C + c);
-        }
+      for (int c = 0; c < C; ++c) s_cnt[r * C + c] = cnt[c];
+      __syncthreads();
+      below_k1 = first_at_least(s_cnt, Q, k - 1);
+      below_k = first_at_least(s_cnt, Q, k);
+    } else {
+      below_k1 = Q;
+      below_k = Q;
+#pragma unroll
+      for (int c = C - 1; c >= 0; --c) {
+        if (cnt[c] >= k - 1) below_k1 = r * C + c;
+        if (cnt[c] >= k) below_k = r * C + c;
+      }
 #pragma unroll
       for (int off = G / 2; off > 0; off >>= 1) {
-        fe = min(fe, __shfl_xor_sync(mask, fe, off));
-        le = max(le, __shfl_xor_sync(mask, le, off));
-      }
-      if (le >= 0) {
-        const int mid = (fe + le) / 2;
-        if (count_at(mid) == k - 1) {
-          lo = hi = shift_point<Q>(lo, hi, mid);
-          nlo = nhi = k - 1;
-          converged = 1;
-          break;
-        }
+        below_k1 = min(below_k1, __shfl_xor_sync(mask, below_k1, off));
+        below_k = min(below_k, __shfl_xor_sync(mask, below_k, off));
       }
     }
-    // The first shift (in the group) whose count reaches k: everything before it counts < k.
-    int first = Q;
-#pragma unroll
-    for (int c = C - 1; c >= 0; --c)
-      if (cnt[c] >= k) first = r * C + c;
-#pragma unroll
-    for (int off = G / 2; off > 0; off >>= 1) first = min(first, __shfl_xor_sync(mask, first, off));
-    const double new_lo = first > 0 ? shift_point<Q>(lo, hi, first - 1) : lo;
-    const double new_hi = first < Q ? shift_point<Q>(lo, hi, first) : hi;
-    if (first > 0) nlo = count_at(first - 1);
-    if (first < Q) nhi = count_at(first);
-    lo = new_lo;
-    hi = new_hi;
+    bool done = false;
+    if (b.locate && below_k1 < below_k) {
+      // Shifts with exactly k - 1 eigenvalues below lie in the gap under eigenvalue k: stop at
+      // the middle one, as far from both neighbours as this pass can tell (DLAEBZ, IJOB = 3).
+      const int mid = (below_k1 + below_k - 1) / 2;
+      if (count_at(mid) == k - 1) {
+        lo = hi = shift_point<Q>(lo, hi, mid);
+        nlo = nhi = k - 1;
+        done = true;
+      }
+    }
+    if (!done) {
+      const double new_lo = below_k > 0 ? shift_point<Q>(lo, hi, below_k - 1) : lo;
+      const double new_hi = below_k < Q ? shift_point<Q>(lo, hi, below_k) : hi;
+      if (below_k > 0) nlo = count_at(below_k - 1);
+      if (below_k < Q) nhi = count_at(below_k);
+      lo = new_lo;
+      hi = new_hi;
+    }
+    if (kBlockGroup) __syncthreads();  // s_cnt is rewritten by the next pass
+    if (done) {
+      converged = 1;
+      break;
+    }
   }
   if (r != 0) return;
   if (w) {
@@ -132,61 +189,65 @@ __global__ void __launch_bounds__(kThreads)
   if (brackets) brackets[task] = {lo, hi, nlo, nhi, converged};
 }
 
-template <int G, int C, bool Scaled>
+template <int G, int C>
 cudaError_t launch(cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks, int nblocks,
-                   int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
-                   StebzBracket *br) {
+                   int64_t ntasks, double pivmin, double rtol, StebzGrid grid, double *w,
+                   int *conv, StebzBracket *br) {
   const int64_t threads = ntasks * G;
-  const unsigned grid = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
-  search_kernel<G, C, Scaled><<<grid, kThreads, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin,
-                                                        rtol, w, conv, br);
+  const unsigned nb = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+  search_kernel<G, C><<<nb, kThreads, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin, rtol, grid,
+                                              w, conv, br);
   return cudaGetLastError();
 }
 
-template <int G, bool Scaled>
+template <int G>
 cudaError_t launch_c(int c, cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks,
-                     int nblocks, int64_t ntasks, double pivmin, double rtol, double *w, int *conv,
-                     StebzBracket *br) {
+                     int nblocks, int64_t ntasks, double pivmin, double rtol, StebzGrid grid,
+                     double *w, int *conv, StebzBracket *br) {
   switch (c) {
-    case 1: return launch<G, 1, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 2: return launch<G, 2, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 4: return launch<G, 4, Scaled>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    default: return cudaErrorInvalidValue;
-  }
-}
-
-template <bool Scaled>
-cudaError_t launch_g(StebzGeometry geo, cudaStream_t s, const SturmRow *rows,
-                     const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
-                     double rtol, double *w, int *conv, StebzBracket *br) {
-  switch (geo.g) {
-    case 1: return launch_c<1, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 2: return launch_c<2, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 4: return launch_c<4, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 8: return launch_c<8, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
-    case 32: return launch_c<32, Scaled>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+    case 1: return launch<G, 1>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+    case 2: return launch<G, 2>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+    case 4: return launch<G, 4>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
     default: return cudaErrorInvalidValue;
   }
 }
 
 }  // namespace
 
+cudaError_t stebz_grid_counts(cudaStream_t s, const SturmRow *rows, int64_t n, double lo,
+                              double hi, int k, double pivmin, int *counts) {
+  grid_kernel<<<(k + kThreads) / kThreads, kThreads, 0, s>>>(rows, n, lo, hi, k, pivmin, counts);
+  return cudaGetLastError();
+}
+
 cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows,
                          const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
-                         double rtol, double *w, int *conv, StebzBracket *br) {
+                         double rtol, StebzGrid grid, double *w, int *conv, StebzBracket *br) {
   if (ntasks <= 0) return cudaSuccess;
-  return geo.scaled ? launch_g<true>(geo, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br)
-                    : launch_g<false>(geo, s, rows, blocks, nblocks, ntasks, pivmin, rtol, w, conv, br);
+#define GPUEIG_STEBZ_G(g) \
+  case g: return launch_c<g>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br)
+  switch (geo.g) {
+    GPUEIG_STEBZ_G(1);
+    GPUEIG_STEBZ_G(2);
+    GPUEIG_STEBZ_G(4);
+    GPUEIG_STEBZ_G(8);
+    GPUEIG_STEBZ_G(16);
+    GPUEIG_STEBZ_G(32);
+    GPUEIG_STEBZ_G(kThreads);
+    default: return cudaErrorInvalidValue;
+  }
+#undef GPUEIG_STEBZ_G
 }
 
 StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
-  // Enough independent division chains to hide their latency on every SM: spread the shifts of
-  // few eigenvalues over more threads, and give each thread two chains when there are many.
-  constexpr int64_t kWantThreads = 1 << 16;
+  // Measured on an H100 (gpueig_bench's sweep, README): a few eigenvalues go fastest with a whole
+  // thread block of shifts each (8 levels a pass, and enough warps to hide the latency of the
+  // count); many, with just enough threads per eigenvalue to fill the GPU (about 2^16 threads),
+  // two shifts per thread where that is only two threads.
+  if (ntasks <= 2048) return {kThreads, 1};
   int g = 1;
-  while (g < 32 && ntasks * g < kWantThreads) g *= 2;
-  const int c = (g == 32 && ntasks * g < kWantThreads) ? 4 : 2;
-  return {g, c, false};
+  while (g < 32 && ntasks * g < (int64_t{1} << 16)) g *= 2;
+  return {g, g <= 2 ? 2 : 1};
 }
 
 namespace {
@@ -300,10 +361,16 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   Status s = Context::get(ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
-  // Workspace: rows | blocks (at most nsplit + 2) | w | conv | 2 brackets.
+  // The GPU works on T scaled by a power of two (exact) to entries of about 1, which the
+  // division-free count needs; the host keeps LAPACK's own counts on the unscaled T.
+  const SturmScale sc = sturm_scale(rows.data(), n, pivmin);
+  std::vector<SturmRow> scaled(n);
+  for (int j = 0; j < n; ++j) scaled[j] = {rows[j].d * sc.c, rows[j].e2 * sc.c * sc.c};
+  // Workspace: rows | blocks (at most nsplit + 2) | w | conv | 2 brackets | grid counts.
   const size_t nn = static_cast<size_t>(n);
   const size_t bytes = nn * sizeof(SturmRow) + (nsplit + 2) * sizeof(StebzBlock) +
-                       nn * sizeof(double) + nn * sizeof(int) + 2 * sizeof(StebzBracket) + 64;
+                       nn * sizeof(double) + nn * sizeof(int) + 2 * sizeof(StebzBracket) +
+                       (kGridPoints + 1) * sizeof(int) + 96;
   void *work = nullptr;
   if (!(s = ctx->workspace(bytes, &work))) return s;
   char *p = static_cast<char *>(work);
@@ -317,9 +384,17 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   double *dw = reinterpret_cast<double *>(carve(nn * sizeof(double)));
   int *dconv = reinterpret_cast<int *>(carve(nn * sizeof(int)));
   StebzBracket *dbr = reinterpret_cast<StebzBracket *>(carve(2 * sizeof(StebzBracket)));
-  if (!(s = check(cudaMemcpyAsync(drows, rows.data(), nn * sizeof(SturmRow),
+  int *dgrid = reinterpret_cast<int *>(carve((kGridPoints + 1) * sizeof(int)));
+  if (!(s = check(cudaMemcpyAsync(drows, scaled.data(), nn * sizeof(SturmRow),
                                   cudaMemcpyHostToDevice, st), "upload T")))
     return s;
+  // A search block in the GPU's scale.
+  auto to_device = [&](StebzBlock b) {
+    b.lo *= sc.c;
+    b.hi *= sc.c;
+    b.atol *= sc.c;
+    return b;
+  };
 
   double wl = 0, wu = 0, wlu = 0, wul = 0;
   if (irange == 3 && !by_index) {
@@ -346,20 +421,26 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     lower.nlo = lower.nhi = sturm_count(rows.data(), n, gl, pivmin);
     upper.nlo = upper.nhi = sturm_count(rows.data(), n, gu, pivmin);
     std::vector<StebzBlock> targets;
-    if (il > 1 || lower.nlo != 0) targets.push_back({0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax, 1});
+    if (il > 1 || lower.nlo != 0)
+      targets.push_back(to_device({0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax, 1}));
     if (iu < n || upper.nlo != n)
-      targets.push_back({0, n, iu, iu + 1, 0, static_cast<int64_t>(targets.size()), gl, gu, atoli, itmax, 1});
+      targets.push_back(to_device({0, n, iu, iu + 1, 0, static_cast<int64_t>(targets.size()), gl,
+                                   gu, atoli, itmax, 1}));
     StebzBracket br[2];
     const int nt = static_cast<int>(targets.size());
     if (nt > 0 &&
         (!(s = check(cudaMemcpyAsync(dblocks, targets.data(), nt * sizeof(StebzBlock),
                                      cudaMemcpyHostToDevice, st), "upload targets")) ||
-         !(s = check(stebz_search(st, {32, 4, false}, drows, dblocks, nt, nt, pivmin, rtoli,
-                                  nullptr, nullptr, dbr), "stebz locate kernel")) ||
+         !(s = check(stebz_search(st, {kThreads, 1}, drows, dblocks, nt, nt, sc.pivmin, rtoli,
+                                  {nullptr, 0}, nullptr, nullptr, dbr), "stebz locate kernel")) ||
          !(s = check(cudaMemcpyAsync(br, dbr, nt * sizeof(StebzBracket), cudaMemcpyDeviceToHost,
                                      st), "download")) ||
          !(s = check(cudaStreamSynchronize(st), "stebz locate"))))
       return s;
+    for (int i = 0; i < nt; ++i) {  // back to T's own scale (exact)
+      br[i].lo /= sc.c;
+      br[i].hi /= sc.c;
+    }
     int next = 0;
     if (il > 1 || lower.nlo != 0) lower = br[next++];
     if (iu < n || upper.nlo != n) upper = br[next++];
@@ -457,10 +538,21 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     const int nb = static_cast<int>(blocks.size());
     std::vector<double> wg(w.size());
     std::vector<int> conv(w.size());
-    if (!(s = check(cudaMemcpyAsync(dblocks, blocks.data(), nb * sizeof(StebzBlock),
+    std::vector<StebzBlock> on_device(nb);
+    for (int b = 0; b < nb; ++b) on_device[b] = to_device(blocks[b]);
+    // One large block with many eigenvalues wanted: a grid of counts first (see StebzGrid).
+    StebzGrid grid{nullptr, 0};
+    if (nb == 1 && blocks[0].len >= kGridMinOrder && ntasks >= kGridMinTasks) {
+      grid = {dgrid, kGridPoints};
+      if (!(s = check(stebz_grid_counts(st, drows + blocks[0].begin, blocks[0].len,
+                                        on_device[0].lo, on_device[0].hi, kGridPoints, sc.pivmin,
+                                        dgrid), "stebz grid kernel")))
+        return s;
+    }
+    if (!(s = check(cudaMemcpyAsync(dblocks, on_device.data(), nb * sizeof(StebzBlock),
                                     cudaMemcpyHostToDevice, st), "upload blocks")) ||
         !(s = check(stebz_search(st, stebz_geometry(ntasks, n), drows, dblocks, nb, ntasks,
-                                 pivmin, rtoli, dw, dconv, nullptr), "stebz search kernel")) ||
+                                 sc.pivmin, rtoli, grid, dw, dconv, nullptr), "stebz search kernel")) ||
         !(s = check(cudaMemcpyAsync(wg.data(), dw, w.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost, st), "download w")) ||
         !(s = check(cudaMemcpyAsync(conv.data(), dconv, w.size() * sizeof(int),
@@ -470,7 +562,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     for (int b = 0; b < nb; ++b)
       for (int k = 0; k < blocks[b].last_k - blocks[b].first_k; ++k) {
         const int64_t pos = blocks[b].out + k;
-        w[pos] = wg[pos];
+        w[pos] = wg[pos] / sc.c;
         if (!conv[pos]) {  // DSTEBZ marks eigenvalues that did not converge with -JB
           ib[pos] = -block_of[b];
           ncnvrg = true;

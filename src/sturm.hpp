@@ -62,17 +62,34 @@ GPUEIG_HD inline double inverse_scale(double p) {
   return r;
 }
 
-// The same count without divisions: the pivots q(j) = p(j)/p(j-1) are carried as the ratio of the
-// three-term recurrence p(j) = (d(j) - x) p(j-1) - e(j-1)^2 p(j-2), so each step costs one fused
-// multiply-add on the dependency chain instead of a division. The pivmin rule is the same
-// (|p(j)| < pivmin |p(j-1)| means |q(j)| < pivmin, and p(j) becomes -pivmin p(j-1)); a pivot is
-// non-positive when p(j) and p(j-1) differ in sign. After each step both are rescaled by the same
-// power of two (exact) so that |p(j)| is in [1, 2): |q| >= pivmin >= DBL_MIN keeps p(j) normal,
-// and |e^2 p(j-2)| <= 2 max(e^2) / pivmin <= 2 / DBL_MIN keeps it finite. The counts equal
-// DLAEBZ's up to rounding: they can differ only for shifts within rounding of an eigenvalue.
+// Exact rescaling of T by a power of two c, so that its entries are at most about 1 in magnitude:
+// Sturm counts are invariant (T - xI and c(T - xI) have the same pivot signs) and the
+// division-free count below needs that range. pivmin scales with T, but never below DBL_MIN.
+struct SturmScale {
+  double c;       // multiply d, e, shifts and tolerances by c (and e^2 by c^2)
+  double pivmin;  // the pivmin to use with the scaled rows
+};
+inline SturmScale sturm_scale(const SturmRow *t, int64_t n, double pivmin) {
+  double big = 0;
+  for (int64_t j = 0; j < n; ++j) big = std::fmax(big, std::fabs(t[j].d) + std::sqrt(t[j].e2));
+  if (!(big > 0)) return {1.0, pivmin};
+  const double c = inverse_scale(big);
+  return {c, std::fmax(pivmin * c, 2.2250738585072014e-308)};
+}
+
+// The same count without divisions, for rows scaled by sturm_scale: the pivots
+// q(j) = p(j)/p(j-1) are carried as the ratio of the three-term recurrence
+// p(j) = (d(j) - x) p(j-1) - e(j-1)^2 p(j-2), so each step puts one fused multiply-add on the
+// dependency chain instead of a division. The pivmin rule is the same (|p(j)| < pivmin |p(j-1)|
+// means |q(j)| < pivmin, and p(j) becomes -pivmin p(j-1)); a pivot is non-positive when p(j) and
+// p(j-1) differ in sign. Both are rescaled together by a power of two (exact) whenever |p(j)|
+// leaves [2^-32, 2^32]: with |d|, |e| <= ~1 neither overflows in between, and right after a tiny
+// pivot the rescaling keeps |e^2 p(j-2)| below about 1/pivmin. The counts equal DLAEBZ's up to
+// rounding: they can differ only for shifts within rounding of an eigenvalue.
 template <int K>
 GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const double (&x)[K],
                                           double pivmin, int (&count)[K]) {
+  constexpr double kHigh = 0x1p32, kLow = 0x1p-32;
   double a[K], b[K];  // p(j-1) and p(j-2), scaled alike
   for (int k = 0; k < K; ++k) {
     double q = t[0].d - x[k];
@@ -83,17 +100,22 @@ GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const do
     b[k] = s;  // p(-1) = 1
   }
 #ifdef __CUDA_ARCH__
-#pragma unroll 8
+#pragma unroll 8  // the loads of 8 rows go out together instead of one latency per row
 #endif
   for (int64_t j = 1; j < n; ++j) {
     const SturmRow r = t[j];
     for (int k = 0; k < K; ++k) {
       double p = std::fma(r.d - x[k], a[k], -(r.e2 * b[k]));
-      if (std::fabs(p) < pivmin * std::fabs(a[k])) p = -pivmin * a[k];
+      const double floor = pivmin * std::fabs(a[k]);
+      if (std::fabs(p) < floor) p = -pivmin * a[k];
       count[k] += std::signbit(p) != std::signbit(a[k]);
-      const double s = inverse_scale(p);
-      b[k] = a[k] * s;
-      a[k] = p * s;
+      b[k] = a[k];
+      a[k] = p;
+      if (!(std::fabs(p) <= kHigh && std::fabs(p) >= kLow)) {
+        const double s = inverse_scale(p);
+        a[k] = p * s;
+        b[k] *= s;
+      }
     }
   }
 }

@@ -49,7 +49,12 @@ TEST_P(SturmZoo, CountsEigenvaluesBelowGapPoints) {
     const double xs[2] = {x, x + 0.0};
     int plain[2], scaled[2];
     gpueig::sturm_counts<2>(rows.data(), n, xs, pivmin, plain);
-    gpueig::sturm_counts_scaled<2>(rows.data(), n, xs, pivmin, scaled);
+    // The division-free count runs on T scaled to entries of about 1, as on the GPU.
+    const gpueig::SturmScale sc = gpueig::sturm_scale(rows.data(), n, pivmin);
+    std::vector<SturmRow> srows(n);
+    for (int j = 0; j < n; ++j) srows[j] = {rows[j].d * sc.c, rows[j].e2 * sc.c * sc.c};
+    const double sx[2] = {x * sc.c, x * sc.c};
+    gpueig::sturm_counts_scaled<2>(srows.data(), n, sx, sc.pivmin, scaled);
     EXPECT_EQ(plain[0], expect) << "shift " << x << " (gap " << k << ")";
     EXPECT_EQ(scaled[0], expect) << "shift " << x << " (gap " << k << "), division-free count";
     EXPECT_EQ(plain[1], plain[0]);
