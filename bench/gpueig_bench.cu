@@ -9,6 +9,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
@@ -370,17 +371,19 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   const gpueig::gpu::StebzGeometry chosen = gpueig::gpu::stebz_geometry(last, n);
   std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d):\n", n, last, chosen.g,
               chosen.c);
-  const int geos[][2] = {{1, 2}, {2, 2}, {4, 1}, {4, 2}, {8, 1}, {16, 1}, {32, 1}, {32, 2}, {256, 1}, {256, 2}};
+  std::vector<std::array<int, 2>> geos;
+  if (last < 2048) geos = {{16, 1}, {32, 1}, {32, 2}, {64, 1}, {128, 1}, {256, 1}};
+  else geos = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {4, 1}, {8, 1}};
   int *dgrid = nullptr;
-  CUDA_OK(cudaMalloc(&dgrid, ((1 << 16) + 1) * sizeof(int)));
-  for (bool with_grid : {false, true}) {
-    std::printf("    %-9s", with_grid ? "grid 2^16" : "no grid");
+  CUDA_OK(cudaMalloc(&dgrid, ((1 << 18) + 1) * sizeof(int)));
+  for (int grid_log : {0, 16, 17, 18}) {
+    std::printf("    grid 2^%-2d", grid_log);
     for (const auto &g : geos) {
       double ms = device_ms(s, 2, [] {}, [&] {
         gpueig::gpu::StebzGrid grid{nullptr, 0};
-        if (with_grid) {
-          CUDA_OK(gpueig::gpu::stebz_grid_counts(s, drows, n, gl, gu, 1 << 16, pivmin, dgrid));
-          grid = {dgrid, 1 << 16};
+        if (grid_log > 0) {
+          CUDA_OK(gpueig::gpu::stebz_grid_counts(s, drows, n, gl, gu, 1 << grid_log, pivmin, dgrid));
+          grid = {dgrid, 1 << grid_log};
         }
         CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1]}, drows, db, 1, last, pivmin,
                                           2 * 0x1p-52, grid, dw, dconv, nullptr));

@@ -67,8 +67,8 @@ __global__ void grid_kernel(const SturmRow *__restrict__ rows, int64_t n, double
 }
 
 // The search: a group of G threads per eigenvalue (a task), each evaluating C shifts per pass.
-// G <= 32: the group is part of a warp and talks through shuffles. G = kThreads: the group is the
-// thread block and talks through shared memory.
+// G <= 32: the group is part of a warp and talks through shuffles. G = 64, 128 or 256: the group
+// is the thread block (launched with G threads) and talks through shared memory.
 template <int G, int C>
 __global__ void __launch_bounds__(kThreads)
     search_kernel(const SturmRow *__restrict__ rows, const StebzBlock *__restrict__ blocks,
@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(kThreads)
                   double *w, int *conv, StebzBracket *brackets) {
   constexpr int Q = G * C;
   constexpr bool kBlockGroup = G > 32;
-  static_assert(!kBlockGroup || G == kThreads, "a group is a warp part or the thread block");
+  static_assert(G <= kThreads, "a group is part of a warp or a whole thread block");
   __shared__ int s_cnt[kBlockGroup ? Q : 1];
   const int64_t task = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   if (task >= ntasks) return;  // groups are aligned, so a group leaves as a whole
@@ -120,7 +120,12 @@ __global__ void __launch_bounds__(kThreads)
     int cnt[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) x[c] = shift_point<Q>(lo, hi, r * C + c);
-    sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
+    // Locating (WL, WU] decides which eigenvalues DSTEBZ returns, and the host recounts at the
+    // points found with DLAEBZ's arithmetic: count those exactly as the host will (the scaling
+    // by a power of two changes no rounding). The eigenvalues themselves only need brackets:
+    // the faster division-free count.
+    if (b.locate) sturm_counts<C>(t, b.len, x, pivmin, cnt);
+    else sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
 
     // Where N(x) passes k - 1 and k among the group's Q shifts.
     int below_k1, below_k;  // first shift with count >= k - 1, and >= k
@@ -194,9 +199,10 @@ cudaError_t launch(cudaStream_t s, const SturmRow *rows, const StebzBlock *block
                    int64_t ntasks, double pivmin, double rtol, StebzGrid grid, double *w,
                    int *conv, StebzBracket *br) {
   const int64_t threads = ntasks * G;
-  const unsigned nb = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
-  search_kernel<G, C><<<nb, kThreads, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin, rtol, grid,
-                                              w, conv, br);
+  const int block = G > 32 ? G : kThreads;
+  const unsigned nb = static_cast<unsigned>((threads + block - 1) / block);
+  search_kernel<G, C><<<nb, block, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w,
+                                           conv, br);
   return cudaGetLastError();
 }
 
@@ -233,7 +239,9 @@ cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows
     GPUEIG_STEBZ_G(8);
     GPUEIG_STEBZ_G(16);
     GPUEIG_STEBZ_G(32);
-    GPUEIG_STEBZ_G(kThreads);
+    GPUEIG_STEBZ_G(64);
+    GPUEIG_STEBZ_G(128);
+    GPUEIG_STEBZ_G(256);
     default: return cudaErrorInvalidValue;
   }
 #undef GPUEIG_STEBZ_G
