@@ -251,11 +251,15 @@ StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
   // Measured on an H100 (gpueig_bench's sweep, after the 2^16-point grid; README):
   //   164 eigenvalues of n = 16384:  G=64 6.7 ms, G=128 7.1, G=256 8.9, G=32 8.9;
   //   all of n = 16384:              G=2 24.3 ms, G=4 26.1, G=1 35.8;
-  //   all of n = 32768:              G=1 70.7 ms, G=2 74.4, G=1 x C=2 72.2.
+  //   all of n = 32768:              G=1 70.7 ms, G=2 74.4, G=1 x C=2 72.2;
+  //   all of n = 4096:               G=16 (2^16 threads) 4.2 ms host call, G=2 6.2.
   // Few eigenvalues: two warps of shifts each (6 levels a pass, and warps enough to hide the
-  // latency of the count); many: one or two threads each, the GPU being full anyway.
+  // latency of the count); more: the fewest threads per eigenvalue that still give about 2^15
+  // threads, since past that the GPU is full and extra shifts only add work.
   if (ntasks <= 2048) return {64, 1};
-  return {ntasks >= 24576 ? 1 : 2, 1};
+  int g = 1;
+  while (g < 32 && ntasks * g < (int64_t{1} << 15)) g *= 2;
+  return {g, 1};
 }
 
 namespace {

@@ -62,7 +62,11 @@ GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_stebz: selected eigenvalues of a symmetric tridiagonal matrix T by bisection.
- * Exactly LAPACK DSTEBZ's contract, without the WORK/IWORK arguments.
+ * Exactly LAPACK DSTEBZ's contract, without the WORK/IWORK arguments. On the GPU, DSTEBZ's own
+ * bookkeeping (splitting, Gershgorin intervals, counts at interval ends, discarding for RANGE
+ * 'I', the ORDER 'E' sort) runs on the host, so M, NSPLIT, ISPLIT and IBLOCK are DSTEBZ's; every
+ * eigenvalue is bracketed on the GPU to DSTEBZ's tolerance (W agrees with DSTEBZ's to within it,
+ * not bit for bit).
  *
  *  1 RANGE   'A': all eigenvalues;  'V': those in the half-open interval (VL, VU];
  *            'I': the IL-th through IU-th eigenvalues (ascending order).

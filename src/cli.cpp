@@ -20,6 +20,7 @@ constexpr double kEps = 2.220446049250313e-16;
 struct Outcome {
   bool ok;
   std::string detail;
+  std::string backend;  // where the routine under test ran (empty: the last call's backend)
 };
 
 // Runs one demo problem, prints one line, and returns whether its check passed.
@@ -28,7 +29,8 @@ bool run_demo(const char *routine, const char *problem, const std::function<Outc
   Outcome r = body();
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-17s %-44s backend=%-4s %9.3f ms  %s  %s\n", routine, problem,
-              gpueig_last_backend(), ms, r.ok ? "OK  " : "FAIL", r.detail.c_str());
+              r.backend.empty() ? gpueig_last_backend() : r.backend.c_str(), ms,
+              r.ok ? "OK  " : "FAIL", r.detail.c_str());
   return r.ok;
 }
 
@@ -112,6 +114,7 @@ Outcome demo_sytrd() {
       a[i + j * n] = s;
     }
   int info = gpu_sytrd_givens('V', 'L', n, a.data(), n, d.data(), e.data(), q.data(), n);
+  const std::string backend = gpueig_last_backend();  // before the check's own call
   std::vector<double> w(n);
   std::vector<int> iblock(n), isplit(n);
   int m = 0, nsplit = 0;
@@ -121,7 +124,7 @@ Outcome demo_sytrd() {
   for (int i = 0; i < n; ++i) exact[i] = i + 1.0;
   double err = max_abs_diff(w.data(), exact);
   return {info == 0 && info2 == 0 && m == n && err <= 30 * n * n * kEps,
-          "info=" + std::to_string(info) + fmt(" eig(T) vs 1..n: max err %.1e", err)};
+          "info=" + std::to_string(info) + fmt(" eig(T) vs 1..n: max err %.1e", err), backend};
 }
 
 Outcome demo_toeplitz() {
