@@ -16,6 +16,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -321,6 +322,20 @@ void dstebz_order_e(std::vector<double> &w, std::vector<int> &ib) {
   }
 }
 
+// DSTEBZ's Gershgorin interval [gl, gu] of rows begin..end-1, with off(j) = |T(j, j+1)| as the
+// caller's DSTEBZ step takes it (before the fudge, which differs between the steps).
+template <class Off>
+std::pair<double, double> gershgorin(const double *d, int begin, int end, Off off) {
+  double gu = d[begin], gl = d[begin], t1 = 0;
+  for (int j = begin; j < end - 1; ++j) {
+    const double t2 = off(j);
+    gu = std::max(gu, d[j] + t1 + t2);
+    gl = std::min(gl, d[j] - t1 - t2);
+    t1 = t2;
+  }
+  return {std::min(gl, d[end - 1] - t1), std::max(gu, d[end - 1] + t1)};
+}
+
 }  // namespace
 
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
@@ -413,15 +428,8 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     // The interval holding eigenvalues IL..IU, as DSTEBZ's DLAEBZ (IJOB = 3) on the whole
     // matrix: points WL with N(WL) = IL - 1 and WU with N(WU) = IU, or where a cluster makes that
     // impossible, the small intervals (WL, WLU] and (WUL, WU] across which N jumps past them.
-    double gu = d[0], gl = d[0], t1 = 0;
-    for (int j = 0; j < n - 1; ++j) {
-      const double t2 = std::sqrt(rows[j + 1].e2);
-      gu = std::max(gu, d[j] + t1 + t2);
-      gl = std::min(gl, d[j] - t1 - t2);
-      t1 = t2;
-    }
-    gu = std::max(gu, d[n - 1] + t1);
-    gl = std::min(gl, d[n - 1] - t1);
+    // Off-diagonals as DSTEBZ takes them here: sqrt(e^2), i.e. 0 where T splits.
+    auto [gl, gu] = gershgorin(d, 0, n, [&](int j) { return std::sqrt(rows[j + 1].e2); });
     const double tnorm = std::max(std::fabs(gl), std::fabs(gu));
     gl = gl - kFudge * tnorm * kUlp * n - kFudge * 2.0 * pivmin;
     gu = gu + kFudge * tnorm * kUlp * n + kFudge * pivmin;
@@ -507,15 +515,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
       }
       continue;
     }
-    double gu = d[ibegin], gl = d[ibegin], t1 = 0;
-    for (int j = ibegin; j < iend - 1; ++j) {
-      const double t2 = std::fabs(e[j]);
-      gu = std::max(gu, d[j] + t1 + t2);
-      gl = std::min(gl, d[j] - t1 - t2);
-      t1 = t2;
-    }
-    gu = std::max(gu, d[iend - 1] + t1);
-    gl = std::min(gl, d[iend - 1] - t1);
+    auto [gl, gu] = gershgorin(d, ibegin, iend, [&](int j) { return std::fabs(e[j]); });
     const double bnorm = std::max(std::fabs(gl), std::fabs(gu));
     gl = gl - kFudge * bnorm * kUlp * in - kFudge * pivmin;
     gu = gu + kFudge * bnorm * kUlp * in + kFudge * pivmin;

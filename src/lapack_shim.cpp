@@ -174,6 +174,20 @@ bool symmetric_eigenvalues(char uplo, int n, double *a, int lda, double *w) {
   return info == 0;
 }
 
+// dsyev(d)_ with JOBZ = 'N' and valid arguments, served through libgpueig where that pays (or
+// always with GPUEIG_SHIM=serve): eigenvalues into w, A overwritten as LAPACK overwrites it.
+// False (A restored) when it was not worth it or anything failed: the caller forwards.
+bool serve_symmetric_values(const char *routine, char uplo, int n, double *a, int lda, double *w) {
+  if (!(serve_everything() || on_gpu("sytrd", n) || on_gpu("stebz", n))) return false;
+  std::vector<double> saved(a, a + static_cast<size_t>(lda) * n);
+  if (symmetric_eigenvalues(uplo, n, a, lda, w)) {
+    log(routine, dims({{"n", n}}) + " JOBZ=N", served_by());
+    return true;
+  }
+  std::copy(saved.begin(), saved.end(), a);
+  return false;
+}
+
 }  // namespace
 
 extern "C" {
@@ -203,19 +217,13 @@ void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const i
   const int nn = *n;
   const bool valid = is(*jobz, 'N') && (is(*uplo, 'U') || is(*uplo, 'L')) && nn > 0 &&
                      *lda >= nn && *lwork >= (3 * nn - 1 > 1 ? 3 * nn - 1 : 1);
-  const bool worth = serve_everything() || on_gpu("sytrd", nn) || on_gpu("stebz", nn);
-  if (valid && worth) {
-    std::vector<double> saved(a, a + static_cast<size_t>(*lda) * nn);
-    if (symmetric_eigenvalues(*uplo, nn, a, *lda, w)) {
-      int query = -1, qinfo = 0;  // WORK(1) as LAPACK reports it: the optimal LWORK
-      double opt = 0, unused = 0;
-      real(jobz, uplo, n, saved.data(), lda, &unused, &opt, &query, &qinfo, ljobz, luplo);
-      work[0] = opt;
-      *info = 0;
-      log("dsyev_", dims({{"n", nn}}) + " JOBZ=N", served_by());
-      return;
-    }
-    std::copy(saved.begin(), saved.end(), a);
+  if (valid && serve_symmetric_values("dsyev_", *uplo, nn, a, *lda, w)) {
+    int query = -1, qinfo = 0;  // WORK(1) as LAPACK reports it: the optimal LWORK
+    double opt = 0, unused = 0;
+    real(jobz, uplo, n, a, lda, &unused, &opt, &query, &qinfo, ljobz, luplo);
+    work[0] = opt;
+    *info = 0;
+    return;
   }
   log("dsyev_", dims({{"n", nn}}) + " JOBZ=" + *jobz, "LAPACK (forwarded)");
   real(jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo);
@@ -231,21 +239,14 @@ void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const 
   const int nn = *n;
   const bool valid = is(*jobz, 'N') && (is(*uplo, 'U') || is(*uplo, 'L')) && nn > 0 &&
                      *lda >= nn && *lwork >= (nn > 1 ? 2 * nn + 1 : 1) && *liwork >= 1;
-  const bool worth = serve_everything() || on_gpu("sytrd", nn) || on_gpu("stebz", nn);
-  if (valid && worth) {
-    std::vector<double> saved(a, a + static_cast<size_t>(*lda) * nn);
-    if (symmetric_eigenvalues(*uplo, nn, a, *lda, w)) {
-      int query = -1, qinfo = 0, iopt = 0;  // WORK(1), IWORK(1) as LAPACK reports them
-      double opt = 0, unused = 0;
-      real(jobz, uplo, n, saved.data(), lda, &unused, &opt, &query, &iopt, &query, &qinfo, ljobz,
-           luplo);
-      work[0] = opt;
-      iwork[0] = iopt;
-      *info = 0;
-      log("dsyevd_", dims({{"n", nn}}) + " JOBZ=N", served_by());
-      return;
-    }
-    std::copy(saved.begin(), saved.end(), a);
+  if (valid && serve_symmetric_values("dsyevd_", *uplo, nn, a, *lda, w)) {
+    int query = -1, qinfo = 0, iopt = 0;  // WORK(1), IWORK(1) as LAPACK reports them
+    double opt = 0, unused = 0;
+    real(jobz, uplo, n, a, lda, &unused, &opt, &query, &iopt, &query, &qinfo, ljobz, luplo);
+    work[0] = opt;
+    iwork[0] = iopt;
+    *info = 0;
+    return;
   }
   log("dsyevd_", dims({{"n", nn}}) + " JOBZ=" + *jobz, "LAPACK (forwarded)");
   real(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo);
