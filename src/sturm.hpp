@@ -90,6 +90,14 @@ GPUEIG_HD inline double inverse_scale(double p) {
   return r;
 }
 
+// The high 32 bits of x: sign, exponent and top of the mantissa, for integer tests that keep
+// work off the (scarcer) FP64 units.
+GPUEIG_HD inline int32_t high_word(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<int32_t>(bits >> 32);
+}
+
 // Exact rescaling of T by a power of two c, so that its entries are at most about 1 in magnitude:
 // Sturm counts are invariant (T - xI and c(T - xI) have the same pivot signs) and the
 // division-free count below needs that range. pivmin scales with T, but never below DBL_MIN.
@@ -111,14 +119,16 @@ inline SturmScale sturm_scale(const SturmRow *t, int64_t n, double pivmin) {
 // dependency chain instead of a division. The pivmin rule is the same (|p(j)| < pivmin |p(j-1)|
 // means |q(j)| < pivmin, and p(j) becomes -pivmin p(j-1)); a pivot is non-positive when p(j) and
 // p(j-1) differ in sign. Both are rescaled together by a power of two (exact) whenever |p(j)|
-// leaves [2^-32, 2^32]: with |d|, |e| <= ~1 neither overflows in between, and right after a tiny
-// pivot the rescaling keeps |e^2 p(j-2)| below about 1/pivmin. The counts equal DLAEBZ's up to
+// leaves [2^-32, 2^33): with |d|, |e| <= ~1 neither overflows in between, and right after a tiny
+// pivot the rescaling keeps |e^2 p(j-2)| below about 1/pivmin. The sign and exponent tests run
+// on the high word in integer units, which leaves the FP64 units (the bottleneck) three
+// operations a step besides the pivmin test. The counts equal DLAEBZ's up to
 // rounding: they can differ only for shifts within rounding of an eigenvalue.
 template <int K>
 GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const double (&x)[K],
                                           double pivmin, int (&count)[K]) {
-  constexpr double kHigh = 0x1p32, kLow = 0x1p-32;
   double a[K], b[K];  // p(j-1) and p(j-2), scaled alike
+  int32_t ha[K];      // high word of a: its sign for the count
   for (int k = 0; k < K; ++k) {
     double q = t[0].d - x[k];
     if (std::fabs(q) < pivmin) q = -pivmin;
@@ -126,19 +136,24 @@ GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const do
     const double s = inverse_scale(q);
     a[k] = q * s;
     b[k] = s;  // p(-1) = 1
+    ha[k] = high_word(a[k]);
   }
   for_each_row(t, n, [&](const SturmRow &r) {
     for (int k = 0; k < K; ++k) {
       double p = std::fma(r.d - x[k], a[k], -(r.e2 * b[k]));
-      const double floor = pivmin * std::fabs(a[k]);
-      if (std::fabs(p) < floor) p = -pivmin * a[k];
-      count[k] += std::signbit(p) != std::signbit(a[k]);
+      if (std::fabs(p) < pivmin * std::fabs(a[k])) p = -pivmin * a[k];
+      const int32_t hp = high_word(p);
+      count[k] += (hp ^ ha[k]) < 0;  // p(j) and p(j-1) differ in sign: q(j) < 0
       b[k] = a[k];
       a[k] = p;
-      if (!(std::fabs(p) <= kHigh && std::fabs(p) >= kLow)) {
+      ha[k] = hp;
+      // Rescale when the biased exponent of p leaves 1023 +- 32 (|p| outside [2^-32, 2^33)).
+      const uint32_t biased = (static_cast<uint32_t>(hp) >> 20) & 0x7ffu;
+      if (biased - (1023u - 32u) > 64u) {
         const double s = inverse_scale(p);
         a[k] = p * s;
         b[k] *= s;
+        ha[k] = high_word(a[k]);
       }
     }
   });
