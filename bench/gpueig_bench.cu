@@ -369,15 +369,17 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
   CUDA_OK(cudaMalloc(&dconv, n * sizeof(int)));
   std::vector<double> reference;
   const gpueig::gpu::StebzGeometry chosen = gpueig::gpu::stebz_geometry(last, n);
-  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d):\n", n, last, chosen.g,
-              chosen.c);
+  std::printf("  stebz search n=%d, eigenvalues 1..%d (chosen G=%d C=%d %s):\n", n, last, chosen.g,
+              chosen.c, chosen.integer_tests ? "int" : "fp");
   std::vector<std::array<int, 2>> geos;
-  if (last < 2048) geos = {{16, 1}, {32, 1}, {32, 2}, {64, 1}, {128, 1}, {256, 1}};
-  else geos = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {4, 1}, {8, 1}};
+  if (last < 2048) geos = {{32, 1}, {64, 1}, {128, 1}, {256, 1}};
+  else geos = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {4, 1}, {8, 1}};
   int *dgrid = nullptr;
-  CUDA_OK(cudaMalloc(&dgrid, ((1 << 18) + 1) * sizeof(int)));
-  for (int grid_log : {0, 16, 17, 18}) {
-    std::printf("    grid 2^%-2d", grid_log);
+  CUDA_OK(cudaMalloc(&dgrid, ((1 << 16) + 1) * sizeof(int)));
+  for (int variant = 0; variant < 4; ++variant) {
+    const int grid_log = variant % 2 ? 16 : 0;
+    const bool int_tests = variant >= 2;
+    std::printf("    %s grid 2^%-2d", int_tests ? "int" : "fp ", grid_log);
     for (const auto &g : geos) {
       double ms = device_ms(s, 2, [] {}, [&] {
         gpueig::gpu::StebzGrid grid{nullptr, 0};
@@ -385,7 +387,7 @@ void stebz_geometry_sweep(cudaStream_t s, int n, int last) {
           CUDA_OK(gpueig::gpu::stebz_grid_counts(s, drows, n, gl, gu, 1 << grid_log, pivmin, dgrid));
           grid = {dgrid, 1 << grid_log};
         }
-        CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1]}, drows, db, 1, last, pivmin,
+        CUDA_OK(gpueig::gpu::stebz_search(s, {g[0], g[1], int_tests}, drows, db, 1, last, pivmin,
                                           2 * 0x1p-52, grid, dw, dconv, nullptr));
       });
       // Every geometry must find the same eigenvalues (to the bisection tolerance).

@@ -70,7 +70,7 @@ __global__ void grid_kernel(const SturmRow *__restrict__ rows, int64_t n, double
 // The search: a group of G threads per eigenvalue (a task), each evaluating C shifts per pass.
 // G <= 32: the group is part of a warp and talks through shuffles. G = 64, 128 or 256: the group
 // is the thread block (launched with G threads) and talks through shared memory.
-template <int G, int C>
+template <int G, int C, bool IntegerTests>
 __global__ void __launch_bounds__(kThreads)
     search_kernel(const SturmRow *__restrict__ rows, const StebzBlock *__restrict__ blocks,
                   int nblocks, int64_t ntasks, double pivmin, double rtol, StebzGrid grid,
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(kThreads)
     // by a power of two changes no rounding). The eigenvalues themselves only need brackets:
     // the faster division-free count.
     if (b.locate) sturm_counts<C>(t, b.len, x, pivmin, cnt);
-    else sturm_counts_scaled<C>(t, b.len, x, pivmin, cnt);
+    else sturm_counts_scaled<C, IntegerTests>(t, b.len, x, pivmin, cnt);
 
     // Where N(x) passes k - 1 and k among the group's Q shifts.
     int below_k1, below_k;  // first shift with count >= k - 1, and >= k
@@ -195,26 +195,28 @@ __global__ void __launch_bounds__(kThreads)
   if (brackets) brackets[task] = {lo, hi, nlo, nhi, converged};
 }
 
-template <int G, int C>
+template <int G, int C, bool I>
 cudaError_t launch(cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks, int nblocks,
                    int64_t ntasks, double pivmin, double rtol, StebzGrid grid, double *w,
                    int *conv, StebzBracket *br) {
   const int64_t threads = ntasks * G;
   const int block = G > 32 ? G : kThreads;
   const unsigned nb = static_cast<unsigned>((threads + block - 1) / block);
-  search_kernel<G, C><<<nb, block, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w,
-                                           conv, br);
+  search_kernel<G, C, I><<<nb, block, 0, s>>>(rows, blocks, nblocks, ntasks, pivmin, rtol, grid,
+                                              w, conv, br);
   return cudaGetLastError();
 }
 
 template <int G>
-cudaError_t launch_c(int c, cudaStream_t s, const SturmRow *rows, const StebzBlock *blocks,
-                     int nblocks, int64_t ntasks, double pivmin, double rtol, StebzGrid grid,
-                     double *w, int *conv, StebzBracket *br) {
-  switch (c) {
-    case 1: return launch<G, 1>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
-    case 2: return launch<G, 2>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
-    case 4: return launch<G, 4>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+cudaError_t launch_c(StebzGeometry geo, cudaStream_t s, const SturmRow *rows,
+                     const StebzBlock *blocks, int nblocks, int64_t ntasks, double pivmin,
+                     double rtol, StebzGrid grid, double *w, int *conv, StebzBracket *br) {
+  const int v = geo.c * 2 + (geo.integer_tests ? 1 : 0);
+  switch (v) {
+    case 2: return launch<G, 1, false>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+    case 3: return launch<G, 1, true>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+    case 4: return launch<G, 2, false>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
+    case 5: return launch<G, 2, true>(s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -232,7 +234,7 @@ cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows
                          double rtol, StebzGrid grid, double *w, int *conv, StebzBracket *br) {
   if (ntasks <= 0) return cudaSuccess;
 #define GPUEIG_STEBZ_G(g) \
-  case g: return launch_c<g>(geo.c, s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br)
+  case g: return launch_c<g>(geo, s, rows, blocks, nblocks, ntasks, pivmin, rtol, grid, w, conv, br)
   switch (geo.g) {
     GPUEIG_STEBZ_G(1);
     GPUEIG_STEBZ_G(2);
@@ -250,17 +252,16 @@ cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows
 
 StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
   // Measured on an H100 (gpueig_bench's sweep, after the 2^16-point grid; README):
-  //   164 eigenvalues of n = 16384:  G=64 6.7 ms, G=128 7.1, G=256 8.9, G=32 8.9;
-  //   all of n = 16384:              G=2 24.3 ms, G=4 26.1, G=1 35.8;
-  //   all of n = 32768:              G=1 70.7 ms, G=2 74.4, G=1 x C=2 72.2;
-  //   all of n = 4096:               G=16 (2^16 threads) 4.2 ms host call, G=2 6.2.
+  //   164 eigenvalues of n = 16384: G=64 6.7 ms (FP64 tests), 8.0 (integer tests);
+  //   all of n = 16384 (integer tests): G=4 23.1 ms, G=2 25.9, G=1 39.6;
+  //   all of n = 32768 (integer tests): G=2 65.6 ms, G=1 79.0 (FP64 tests: G=1 70.7, G=2 74.4).
   // Few eigenvalues: two warps of shifts each (6 levels a pass, and warps enough to hide the
-  // latency of the count); more: the fewest threads per eigenvalue that still give about 2^15
-  // threads, since past that the GPU is full and extra shifts only add work.
-  if (ntasks <= 2048) return {64, 1};
+  // latency of the count chain). Many: the GPU is full, FP64 throughput decides, so the counts
+  // with integer tests, and the fewest threads per eigenvalue that give about 2^16 threads.
+  if (ntasks <= 2048) return {64, 1, false};
   int g = 1;
-  while (g < 32 && ntasks * g < (int64_t{1} << 15)) g *= 2;
-  return {g, 1};
+  while (g < 32 && ntasks * g < (int64_t{1} << 16)) g *= 2;
+  return {g, 1, true};
 }
 
 namespace {
@@ -451,7 +452,7 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     if (nt > 0 &&
         (!(s = check(cudaMemcpyAsync(dblocks, targets.data(), nt * sizeof(StebzBlock),
                                      cudaMemcpyHostToDevice, st), "upload targets")) ||
-         !(s = check(stebz_search(st, {kThreads, 1}, drows, dblocks, nt, nt, sc.pivmin, rtoli,
+         !(s = check(stebz_search(st, {kThreads, 1, false}, drows, dblocks, nt, nt, sc.pivmin, rtoli,
                                   {nullptr, 0}, nullptr, nullptr, dbr), "stebz locate kernel")) ||
          !(s = check(cudaMemcpyAsync(br, dbr, nt * sizeof(StebzBracket), cudaMemcpyDeviceToHost,
                                      st), "download")) ||

@@ -27,11 +27,12 @@ struct StebzBracket {
   int converged;
 };
 
-// Search geometry: G threads per eigenvalue (1, 2, 4, 8, 16, 32 within a warp, or 256: a whole
-// thread block), C shifts per thread (1, 2 or 4): G*C points per pass, log2(G*C + 1) bisection
-// levels gained per pass.
+// Search geometry: G threads per eigenvalue (1, 2, 4, 8, 16, 32 within a warp, or 64, 128, 256:
+// a whole thread block), C shifts per thread (1 or 2): G*C points per pass, log2(G*C + 1)
+// bisection levels gained per pass.
 struct StebzGeometry {
   int g, c;
+  bool integer_tests;  // sturm_counts_scaled's IntegerTests variant
 };
 
 // Optional first phase for a single block: Sturm counts at K + 1 evenly spaced points of

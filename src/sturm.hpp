@@ -120,15 +120,13 @@ inline SturmScale sturm_scale(const SturmRow *t, int64_t n, double pivmin) {
 // means |q(j)| < pivmin, and p(j) becomes -pivmin p(j-1)); a pivot is non-positive when p(j) and
 // p(j-1) differ in sign. Both are rescaled together by a power of two (exact) whenever |p(j)|
 // leaves [2^-32, 2^33): with |d|, |e| <= ~1 neither overflows in between, and right after a tiny
-// pivot the rescaling keeps |e^2 p(j-2)| below about 1/pivmin. The sign and exponent tests run
-// on the high word in integer units, which leaves the FP64 units (the bottleneck) three
-// operations a step besides the pivmin test. The counts equal DLAEBZ's up to
+// pivot the rescaling keeps |e^2 p(j-2)| below about 1/pivmin. The counts equal DLAEBZ's up to
 // rounding: they can differ only for shifts within rounding of an eigenvalue.
-template <int K>
+template <int K, bool IntegerTests = false>
 GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const double (&x)[K],
                                           double pivmin, int (&count)[K]) {
   double a[K], b[K];  // p(j-1) and p(j-2), scaled alike
-  int32_t ha[K];      // high word of a: its sign for the count
+  int32_t ha[K];      // high word of a (IntegerTests): its sign for the count
   for (int k = 0; k < K; ++k) {
     double q = t[0].d - x[k];
     if (std::fabs(q) < pivmin) q = -pivmin;
@@ -142,14 +140,23 @@ GPUEIG_HD inline void sturm_counts_scaled(const SturmRow *t, int64_t n, const do
     for (int k = 0; k < K; ++k) {
       double p = std::fma(r.d - x[k], a[k], -(r.e2 * b[k]));
       if (std::fabs(p) < pivmin * std::fabs(a[k])) p = -pivmin * a[k];
-      const int32_t hp = high_word(p);
-      count[k] += (hp ^ ha[k]) < 0;  // p(j) and p(j-1) differ in sign: q(j) < 0
+      bool rescale;
+      if constexpr (IntegerTests) {
+        // Sign and exponent from the high word, in integer units: fewer FP64 operations, which
+        // pays where the FP64 units are the bottleneck (many eigenvalues), and costs latency
+        // where the dependency chain is (few).
+        const int32_t hp = high_word(p);
+        count[k] += (hp ^ ha[k]) < 0;
+        ha[k] = hp;
+        const uint32_t biased = (static_cast<uint32_t>(hp) >> 20) & 0x7ffu;
+        rescale = biased - (1023u - 32u) > 64u;  // |p| outside [2^-32, 2^33)
+      } else {
+        count[k] += std::signbit(p) != std::signbit(a[k]);
+        rescale = !(std::fabs(p) <= 0x1p32 && std::fabs(p) >= 0x1p-32);
+      }
       b[k] = a[k];
       a[k] = p;
-      ha[k] = hp;
-      // Rescale when the biased exponent of p leaves 1023 +- 32 (|p| outside [2^-32, 2^33)).
-      const uint32_t biased = (static_cast<uint32_t>(hp) >> 20) & 0x7ffu;
-      if (biased - (1023u - 32u) > 64u) {
+      if (rescale) {
         const double s = inverse_scale(p);
         a[k] = p * s;
         b[k] *= s;

@@ -55,6 +55,9 @@ TEST_P(SturmZoo, CountsEigenvaluesBelowGapPoints) {
     for (int j = 0; j < n; ++j) srows[j] = {rows[j].d * sc.c, rows[j].e2 * sc.c * sc.c};
     const double sx[2] = {x * sc.c, x * sc.c};
     gpueig::sturm_counts_scaled<2>(srows.data(), n, sx, sc.pivmin, scaled);
+    int scaled_int[2];
+    gpueig::sturm_counts_scaled<2, true>(srows.data(), n, sx, sc.pivmin, scaled_int);
+    EXPECT_EQ(scaled_int[0], expect) << "shift " << x << " (gap " << k << "), integer tests";
     EXPECT_EQ(plain[0], expect) << "shift " << x << " (gap " << k << ")";
     EXPECT_EQ(scaled[0], expect) << "shift " << x << " (gap " << k << "), division-free count";
     EXPECT_EQ(plain[1], plain[0]);
