@@ -252,9 +252,9 @@ cudaError_t stebz_search(cudaStream_t s, StebzGeometry geo, const SturmRow *rows
 
 StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
   // Measured on an H100 (gpueig_bench's sweep, after the 2^16-point grid; README):
-  //   164 eigenvalues of n = 16384: G=64 6.7 ms (FP64 tests), 8.0 (integer tests);
-  //   all of n = 16384 (integer tests): G=4 23.1 ms, G=2 25.9, G=1 39.6;
-  //   all of n = 32768 (integer tests): G=2 65.6 ms, G=1 79.0 (FP64 tests: G=1 70.7, G=2 74.4).
+  //   164 eigenvalues of n = 16384: G=64 6.6 ms (FP64 tests), 8.2 (integer tests), G=128 7.1;
+  //   all of n = 16384 (integer tests): G=4 23.2 ms, G=2 26.1, G=1 39.7 (FP64 tests: G=2 24.2);
+  //   all of n = 32768 (integer tests): G=2 65.8 ms, G=1 79.3 (FP64 tests: G=1 71.0, G=2 74.4).
   // Few eigenvalues: two warps of shifts each (6 levels a pass, and warps enough to hide the
   // latency of the count chain). Many: the GPU is full, FP64 throughput decides, so the counts
   // with integer tests, and the fewest threads per eigenvalue that give about 2^16 threads.
