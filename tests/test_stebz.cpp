@@ -303,6 +303,19 @@ TEST_F(StebzTest, EmptyMatrix) {
   }
 }
 
+// Orders past the seed's 65536 cap (a prime, one block and a split matrix): slices by index at both
+// ends and a window by value; the whole spectrum is too slow for DSTEBZ to be the reference here.
+TEST_F(StebzTest, OrdersBeyond65536) {
+  const int n = 100003;
+  for (const std::string kind : {"random", "zero_offdiag"}) {
+    const zoo::SymTridiagonal t = zoo::symtridiagonal(kind, n, 17);
+    for (const Query &q : {Query{'I', 'E', 0, 0, 1, 12, 0, "first 12"},
+                           Query{'I', 'B', 0, 0, n - 7, n, 0, "last 8"},
+                           Query{'V', 'E', 0.25, 0.2501, 0, 0, 0, "narrow window"}})
+      check_query(t, q);
+  }
+}
+
 // N = 1: the (VL, VU] interval is half-open at exactly d(1); E is not referenced.
 TEST_F(StebzTest, OneByOne) {
   zoo::SymTridiagonal t{"one", {0.75}, {}};
