@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#include "gpu_backend.hpp"
+#include "gpueig.h"
+
 namespace gpueig {
 
 enum class Routine { sytrd, stebz, gtsv, getrf, toeplitz, count };
@@ -51,8 +54,40 @@ class CallRecord {
   bool done_ = false;
 };
 
+// Runs one call where choose() sends it: gpu_call(info) first when the GPU was chosen, returning a
+// gpu::Status and setting the routine's INFO; cpu_call() (returning INFO) otherwise, or after the
+// GPU attempt failed. A device failure is an error (GPUEIG_ERR_DEVICE, nothing written) only when
+// the policy forced the GPU; an input the GPU method cannot be trusted on (Status::unsafe) is
+// recomputed on the CPU whatever the policy.
+template <class GpuCall, class CpuCall>
+int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
+                   CpuCall &&cpu_call);
+
 const char *backend_name(Backend b);
 // The calling thread's last backend (gpueig_last_backend).
 Backend last_backend();
+
+template <class GpuCall, class CpuCall>
+int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
+                   CpuCall &&cpu_call) {
+  const Decision how = choose(r, size);
+  std::string note = how.why;
+  if (how.backend == Backend::gpu) {
+    int info = 0;
+    const gpu::Status st = gpu_call(info);
+    if (st) {
+      call.done(Backend::gpu, note);
+      return info;
+    }
+    if (how.forced && st.code != gpu::Status::unsafe) {
+      call.done(Backend::none, "device failure: " + st.reason);
+      return GPUEIG_ERR_DEVICE;
+    }
+    note = "fallback: " + st.reason;
+  }
+  const int info = cpu_call();
+  call.done(Backend::cpu, note);
+  return info;
+}
 
 }  // namespace gpueig

@@ -41,23 +41,8 @@ extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, 
   if (ldb < max1(n)) return -7;
   if (n == 0 || nrhs == 0) return 0;
 
-  Decision how = choose(Routine::gtsv, n);
-  std::string note = how.why;
-  if (how.backend == Backend::gpu) {
-    gpu::Status st = gpu::gtsv(n, nrhs, dl, d, du, b, ldb);
-    if (st) {
-      call.done(Backend::gpu, note);
-      return 0;
-    }
-    // A device failure is an error only when the caller forced the GPU; an unsafe input is
-    // always recomputed safely, whatever the policy.
-    if (how.forced && st.code != gpu::Status::unsafe) {
-      call.done(Backend::none, "device failure: " + st.reason);
-      return GPUEIG_ERR_DEVICE;
-    }
-    note = "fallback: " + st.reason;
-  }
-  int info = gtsv_cpu(n, nrhs, dl, d, du, b, ldb);
-  call.done(Backend::cpu, note);
-  return info;
+  return run_dispatched(
+      call, Routine::gtsv, n,
+      [&](int &) { return gpu::gtsv(n, nrhs, dl, d, du, b, ldb); },
+      [&] { return gtsv_cpu(n, nrhs, dl, d, du, b, ldb); });
 }

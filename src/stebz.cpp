@@ -51,23 +51,14 @@ extern "C" int gpu_stebz(char range, char order, int n, double vl, double vu, in
   *m = 0;
   if (n == 0) return 0;
 
-  Decision how = choose(Routine::stebz, n);
-  std::string note = how.why;
-  if (how.backend == Backend::gpu) {
-    int info = 0;
-    gpu::Status st = gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
-                                isplit, &info);
-    if (st) {
-      call.done(Backend::gpu, note);
-      return info;
-    }
-    if (how.forced) {
-      call.done(Backend::none, "device failure: " + st.reason);
-      return GPUEIG_ERR_DEVICE;
-    }
-    note = "fallback: " + st.reason;
-  }
-  int info = stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit);
-  call.done(Backend::cpu, note);
-  return info;
+  return run_dispatched(
+      call, Routine::stebz, n,
+      [&](int &info) {
+        return gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+                          isplit, &info);
+      },
+      [&] {
+        return stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+                         isplit);
+      });
 }
