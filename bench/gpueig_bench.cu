@@ -4,7 +4,7 @@
 //   stebz, getrf, sytrd, toeplitz: the public call (CPU backend until their GPU halves land)
 //         vs the direct OpenBLAS call a user makes today.
 // Medians after a warm-up; GPU times with CUDA events. Prints a table and writes JSON.
-//   usage: gpueig_bench [--json FILE] [--quick]
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv]   (--gtsv: the gtsv rows only)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -142,17 +142,34 @@ void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
   std::copy(a.du.begin(), a.du.end(), du_cs.begin());
   double *ddl = device_copy(a.dl), *dd = device_copy(a.d), *ddu = device_copy(a.du);
   double *cdl = device_copy(dl_cs), *cdu = device_copy(du_cs);
-  double *b0 = device_copy(b), *x = device_copy(b);
+  double *b0 = device_copy(b), *x = device_copy(b), *ours_x = device_copy(b);
   void *work = nullptr;
-  CUDA_OK(cudaMalloc(&work, gpueig::gpu::gtsv_workspace_bytes(n, 1)));
+  CUDA_OK(cudaMalloc(&work, gpueig::gpu::gtsv_workspace_bytes(n, 1, false)));
   auto reset = [&] { CUDA_OK(cudaMemcpyAsync(x, b0, n * sizeof(double), cudaMemcpyDeviceToDevice, s)); };
 
+  // Ours is out of place (b stays for a re-solve), so it needs no reset. The timed region is
+  // the whole solve with its residual check and verdict on the device; reading the verdict back
+  // (8 bytes) is not timed, as a cuSPARSE user's later synchronization is not.
+  gpueig::gpu::GtsvColumns p;
+  p.n = n;
+  p.ncol = 1;
+  p.dl = ddl;
+  p.d = dd;
+  p.du = ddu;
+  p.ms = n;
+  p.b = b0;
+  p.bs = n;
+  p.x = ours_x;
+  p.xs = n;
   std::string backend = "gpu";
-  double ours = device_ms(s, reps, reset, [&] {
-    gpueig::gpu::Status st = gpueig::gpu::gtsv_device(s, n, 1, ddl, dd, ddu, x, n, work);
+  double ours = device_ms(s, reps, [] {}, [&] {
+    gpueig::gpu::Status st = gpueig::gpu::gtsv_enqueue(s, p, work);
     if (!st) backend = "FAILED: " + st.reason;
   });
-  double ours_ratio = gtsv_ratio(a, b, download(x, n));
+  std::vector<int64_t> failed;
+  gpueig::gpu::Status st = gpueig::gpu::gtsv_failed(s, p, work, &failed);
+  if (!st || !failed.empty()) backend = "FAILED: check rejected the result";
+  double ours_ratio = gtsv_ratio(a, b, download(ours_x, n));
 
   struct Anchor { const char *name; bool pivot; };
   for (Anchor an : {Anchor{"cuSPARSE gtsv2_nopivot", false}, Anchor{"cuSPARSE gtsv2", true}}) {
@@ -174,7 +191,77 @@ void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
                       ours_ratio, r, 40.0 * n / (ours * 1e6)});
     cudaFree(buf);
   }
-  for (double *p : {ddl, dd, ddu, cdl, cdu, b0, x}) cudaFree(p);
+  for (double *q : {ddl, dd, ddu, cdl, cdu, b0, x, ours_x}) cudaFree(q);
+  cudaFree(work);
+}
+
+// Batched, device-resident: `batch` dominant systems of order n, vs cuSPARSE gtsv2StridedBatch
+// (no pivoting) on the same systems in its own layout (dl(0) = du(n-1) = 0 inside each system).
+void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int reps) {
+  const size_t total = static_cast<size_t>(n) * batch;
+  std::vector<double> dl(total, 0.0), d(total), du(total, 0.0), cdl(total, 0.0), b(total);
+  {
+    const zoo::Tridiagonal a = zoo::tridiagonal("dominant", n, 41);  // one pattern, varied below
+    const std::vector<double> scale = zoo::uniform(batch, 0.5, 2.0, 42);
+    const std::vector<double> rhs = zoo::uniform(total, -1, 1, 43);
+    for (int k = 0; k < batch; ++k) {
+      const size_t o = static_cast<size_t>(k) * n;
+      for (int i = 0; i < n; ++i) {
+        d[o + i] = a.d[i] * scale[k];
+        if (i + 1 < n) {
+          dl[o + i] = a.dl[i] * scale[k];
+          du[o + i] = a.du[i] * scale[k];
+          cdl[o + i + 1] = dl[o + i];
+        }
+        b[o + i] = rhs[o + i];
+      }
+    }
+  }
+  double *ddl = device_copy(dl), *dd = device_copy(d), *ddu = device_copy(du);
+  double *dcdl = device_copy(cdl), *b0 = device_copy(b), *x = device_copy(b), *ours_x = device_copy(b);
+  void *work = nullptr;
+  CUDA_OK(cudaMalloc(&work, gpueig::gpu::gtsv_workspace_bytes(n, batch, false)));
+  gpueig::gpu::GtsvColumns p;
+  p.n = n;
+  p.ncol = batch;
+  p.dl = ddl;
+  p.d = dd;
+  p.du = ddu;
+  p.ms = n;
+  p.b = b0;
+  p.bs = n;
+  p.x = ours_x;
+  p.xs = n;
+  std::string backend = "gpu";
+  double ours = device_ms(s, reps, [] {}, [&] {
+    if (!gpueig::gpu::gtsv_enqueue(s, p, work)) backend = "FAILED";
+  });
+  std::vector<int64_t> failed;
+  if (!gpueig::gpu::gtsv_failed(s, p, work, &failed) || !failed.empty()) backend = "FAILED: check";
+  // Accuracy: the worst DGTT02 ratio over a sample of systems.
+  auto worst = [&](const std::vector<double> &xh) {
+    double r = 0;
+    for (int k = 0; k < batch; k += std::max(1, batch / 64)) {
+      const size_t o = static_cast<size_t>(k) * n;
+      r = std::max(r, ratios::gtsv_residual(n, 1, dl.data() + o, d.data() + o, du.data() + o,
+                                            b.data() + o, n, xh.data() + o, n));
+    }
+    return r;
+  };
+  const double ours_ratio = worst(download(ours_x, total));
+  size_t bytes = 0;
+  SPARSE_OK(cusparseDgtsv2StridedBatch_bufferSizeExt(sp, n, dcdl, dd, ddu, x, batch, n, &bytes));
+  void *buf = nullptr;
+  CUDA_OK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
+  double theirs = device_ms(
+      s, reps, [&] { CUDA_OK(cudaMemcpyAsync(x, b0, total * sizeof(double), cudaMemcpyDeviceToDevice, s)); },
+      [&] { SPARSE_OK(cusparseDgtsv2StridedBatch(sp, n, dcdl, dd, ddu, x, batch, n, buf)); });
+  const double their_ratio = worst(download(x, total));
+  g_rows.push_back({"gtsv_batch", "diag. dominant, " + std::to_string(batch) + " systems", "device", n,
+                    backend, ours, "cuSPARSE gtsv2StridedBatch", theirs, ours_ratio, their_ratio,
+                    40.0 * total / (ours * 1e6)});
+  cudaFree(buf);
+  for (double *q : {ddl, dd, ddu, dcdl, b0, x, ours_x}) cudaFree(q);
   cudaFree(work);
 }
 
@@ -457,12 +544,13 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false;
+  bool quick = false, only_gtsv = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--gtsv")) only_gtsv = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv]\n", argv[0]);
       return 2;
     }
   }
@@ -482,9 +570,19 @@ int main(int argc, char **argv) {
   std::vector<int> sizes = {4096, 65536, 1 << 20, 1 << 24};
   if (quick) sizes = {4096, 65536, 1 << 20};
   for (int n : sizes) bench_gtsv_device(s, sp, n, n >= (1 << 22) ? 10 : 30);
+  bench_gtsv_batch(s, sp, 256, 65536, 20);
+  if (!quick) {
+    bench_gtsv_batch(s, sp, 1024, 16384, 20);
+    bench_gtsv_batch(s, sp, 4096, 4096, 20);
+    bench_gtsv_batch(s, sp, 32, 1 << 19, 20);
+  }
   for (int n : sizes) g_rows.push_back(gtsv_host(n, n >= (1 << 22) ? 5 : 15));
   std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
   long long cross = gtsv_crossover(quick);
+  if (only_gtsv) {
+    print_and_save(json, prop.name, copy, cross);
+    return 0;
+  }
   std::printf("stebz:\n");
   const long long stebz_cross = stebz_crossover();
   std::printf("  stebz crossover: %lld\n", stebz_cross);

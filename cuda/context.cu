@@ -146,6 +146,11 @@ Status Context::get(Context *&out) {
 Context::~Context() {
   // Runs at thread exit; after a lost device the calls below fail harmlessly.
   if (blas_) cublasDestroy(blas_);
+  if (ring_.base) {
+    cudaStreamSynchronize(stream_);
+    for (cudaEvent_t e : ring_.done) cudaEventDestroy(e);
+    cudaFreeHost(ring_.base);
+  }
   if (work_) cudaFree(work_);
   if (stream_) cudaStreamDestroy(stream_);
 }
@@ -166,6 +171,28 @@ Status Context::workspace(size_t bytes, void **ptr) {
     work_bytes_ = bytes;
   }
   *ptr = work_;
+  return Status::success();
+}
+
+Status Context::ring(PinnedRing **out) {
+  if (!ring_.base) {
+    void *p = nullptr;
+    Status st = check(cudaHostAlloc(&p, PinnedRing::kBuffers * PinnedRing::kChunk,
+                                    cudaHostAllocPortable),
+                      "cudaHostAlloc");
+    if (!st) return st;
+    for (int i = 0; i < PinnedRing::kBuffers; ++i) {
+      st = check(cudaEventCreateWithFlags(&ring_.done[i], cudaEventDisableTiming),
+                 "cudaEventCreate");
+      if (!st) {
+        for (int k = 0; k < i; ++k) cudaEventDestroy(ring_.done[k]);
+        cudaFreeHost(p);
+        return st;
+      }
+    }
+    ring_.base = static_cast<char *>(p);
+  }
+  *out = &ring_;
   return Status::success();
 }
 

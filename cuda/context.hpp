@@ -31,6 +31,16 @@ class DeviceScope {
   Status status_;
 };
 
+// Pinned host buffers that stream transfers of the caller's arrays (cuda/staging.cu), each with
+// an event recorded after the last copy that used it.
+struct PinnedRing {
+  static constexpr int kBuffers = 3;
+  static constexpr size_t kChunk = size_t(16) << 20;
+  char *base = nullptr;
+  cudaEvent_t done[kBuffers] = {};
+  char *buffer(int i) const { return base + i * kChunk; }
+};
+
 class Context {
  public:
   // The calling thread's context, created on first use. Call inside a DeviceScope.
@@ -42,12 +52,15 @@ class Context {
   // GPUEIG_FAULT_INJECT=alloc makes it fail as cudaMalloc would (used by the fallback tests).
   Status workspace(size_t bytes, void **ptr);
   Status blas(cublasHandle_t *handle);
+  // The thread's pinned ring, allocated on first use (kBuffers x kChunk bytes).
+  Status ring(PinnedRing **out);
 
  private:
   cudaStream_t stream_ = nullptr;
   void *work_ = nullptr;
   size_t work_bytes_ = 0;
   cublasHandle_t blas_ = nullptr;
+  PinnedRing ring_;
 };
 
 }  // namespace gpueig::gpu

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpueig::gpu {
 
@@ -13,6 +14,7 @@ struct Status {
     unavailable,   // no CUDA build, no device, or the device was lost earlier
     device_error,  // allocation, launch or transfer failure
     unsafe,        // the method cannot be trusted on this input: recompute on the CPU
+    output_lost,   // a device failure after outputs were partly written: no recompute possible
   } code = ok;
   std::string reason;
 
@@ -31,6 +33,18 @@ int selected_device();
 // Returns `unsafe` when PCR hit a zero pivot, a non-finite value, or failed its residual check.
 Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
             double *b, int64_t ldb);
+
+// `batch` systems of order n, system k's arrays at offset k*stride (B overwritten by X). Systems
+// the fast solve could not be trusted on are listed in *redo: re-solved on the device with
+// partial pivoting (info = DGTSV's INFO for it), or left untouched for the caller (info = -1).
+// Systems are processed in groups; on failure, *done says how many leading systems are final
+// (the others still hold their B).
+struct BatchOutcome {
+  int64_t system;
+  int info;
+};
+Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
+                  double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done);
 
 // DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
 // *info is DSTEBZ's INFO (0..4).

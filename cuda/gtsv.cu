@@ -1,272 +1,509 @@
-// gpu_gtsv_pcr, GPU half: parallel cyclic reduction (PCR) for any n and any number of
-// right-hand sides, then an a-posteriori residual check.
+// gpu_gtsv_pcr, GPU half: tiled reduction that reads each system once and writes x once.
 //
-// PCR step with stride s turns row i, a_i x_{i-s} + b_i x_i + c_i x_{i+s} = r_i, into a row that
-// couples x_i to x_{i-2s} and x_{i+2s} by eliminating with rows i-s and i+s. Rows outside 0..n-1
-// act as identity rows, which is what lifts the power-of-two restriction: after ceil(log2 n)
-// steps every row is decoupled and x_i = r_i / b_i. PCR does not pivot, so it is only trusted
-// when no pivot was zero, every value stayed finite and the residual of the result is small;
-// otherwise the caller recomputes with DGTSV.
+// A system that fits one tile (n <= 2048) is solved wholly inside one thread group: loaded into
+// shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A larger system is cut into
+// tiles of kBig rows. Pass 1 (reduce_tiles) solves each tile with its first and last unknowns
+// as symbolic boundary values and keeps only two rows per tile: the equations of those two
+// unknowns once the tile's interior is eliminated. Those rows form a tridiagonal system of
+// 2 * tiles unknowns, solved the same way (recursively). Pass 2 (solve_tiles) re-reads each tile,
+// now with both boundary values known, solves it, checks the residual of every row and writes x.
+// Traffic: the matrix and b read twice, x written once, the reduced systems are ~1% extra.
+//
+// No step pivots. Every column's result is judged by LAPACK's DGTT02 residual ratio, computed
+// in pass 2 from the values it already holds (no extra memory traffic); a column that fails, or
+// met a zero pivot or a non-finite value, is reported to the caller, which re-solves it with
+// partial pivoting (gtsv_pivot, or DGTSV on the host).
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "context.hpp"
 #include "gtsv.hpp"
+#include "gtsv_tile.cuh"
 
 namespace gpueig::gpu {
 namespace {
 
-constexpr int kThreads = 256;
+using tile::Chunk;
+using tile::Row;
+using tile::Shared;
+using tile::slot;
 
-struct Rows {  // one level of the reduced system: coefficients of x_{i-s}, x_i, x_{i+s}
-  double *a, *b, *c;
+// Tile shape of the multi-tile path: 128 threads x 8 rows.
+constexpr int kBigT = 128, kBigM = 8, kBig = kBigT * kBigM;
+constexpr int kMaxSingle = 2048;  // the largest system solved by one group (256 threads x 8)
+
+struct Check {  // per column, accumulated by the tiles of the column
+  double rsum, xsum;               // sum |b - A x|, sum |x|
+  unsigned long long anorm_bits;   // max column sum of |A|, as the bits of a non-negative double
+  unsigned long long pad;
 };
 
-// Checks gathered on the device and read back once.
-struct Checks {
-  unsigned long long anorm_bits;  // ||A||_1 as the bits of a non-negative double (atomicMax)
-  int breakdown;                  // a zero pivot or a non-finite value appeared
+struct Judged {  // the verdict, read back by gtsv_failed
+  int count;
   int pad;
-  // followed by rsum[nrhs] and xsum[nrhs]
+  // followed by int64_t list[ncol]
 };
 
-__device__ __forceinline__ int64_t row_index() {
-  return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+// Column c's pointers, tile j's first row and length.
+struct Place {
+  int64_t col, r0, len;
+};
+
+__device__ __forceinline__ Place place(const GtsvColumns &p, int64_t tiles, int64_t item) {
+  Place q;
+  int64_t tl;
+  if (p.ms == 0) {  // shared matrix: neighbouring blocks take the same tile of different columns
+    tl = item / p.ncol;
+    q.col = item % p.ncol;
+  } else {
+    q.col = item / tiles;
+    tl = item % tiles;
+  }
+  q.r0 = tl * p.n / tiles;  // balanced: every tile of a multi-tile column has >= kBig/2 rows
+  q.len = (tl + 1) * p.n / tiles - q.r0;
+  return q;
 }
 
-__global__ void load_rows(int64_t n, const double *dl, const double *d, const double *du,
-                          Rows out, Checks *chk) {
-  const int64_t i = row_index();
-  if (i >= n) return;
-  const double a = i > 0 ? dl[i - 1] : 0.0, b = d[i], c = i < n - 1 ? du[i] : 0.0;
-  out.a[i] = a;
-  out.b[i] = b;
-  out.c[i] = c;
-  if (!isfinite(a) || !isfinite(b) || !isfinite(c)) chk->breakdown = 1;
+__device__ __forceinline__ int64_t tile_of(const GtsvColumns &p, int64_t tiles, int64_t item) {
+  return p.ms == 0 ? item / p.ncol : item % tiles;
 }
 
-__global__ void pcr_step(int64_t n, int64_t s, int64_t nrhs, Rows in, const double *rin,
-                         int64_t ldin, Rows out, double *rout, int64_t ldout, Checks *chk) {
-  const int64_t i = row_index();
-  if (i >= n) return;
-  const int64_t lo = i - s, hi = i + s;
-  double k1 = 0.0, k2 = 0.0, na = 0.0, nc = 0.0, nb = in.b[i];
-  bool bad = false;
-  // A zero coupling needs no elimination; skipping it also keeps a zero pivot elsewhere from
-  // poisoning this row.
-  if (lo >= 0 && in.a[i] != 0.0) {
-    const double p = in.b[lo];
-    bad |= (p == 0.0);
-    k1 = in.a[i] / p;
-    na = -k1 * in.a[lo];
-    nb -= k1 * in.c[lo];
-  }
-  if (hi < n && in.c[i] != 0.0) {
-    const double p = in.b[hi];
-    bad |= (p == 0.0);
-    k2 = in.c[i] / p;
-    nc = -k2 * in.c[hi];
-    nb -= k2 * in.a[hi];
-  }
-  bad |= !isfinite(na) || !isfinite(nb) || !isfinite(nc);
-  if (bad) chk->breakdown = 1;
-  out.a[i] = na;
-  out.b[i] = nb;
-  out.c[i] = nc;
-  for (int64_t j = 0; j < nrhs; ++j) {
-    double r = rin[i + j * ldin];
-    if (k1 != 0.0) r -= k1 * rin[lo + j * ldin];
-    if (k2 != 0.0) r -= k2 * rin[hi + j * ldin];
-    rout[i + j * ldout] = r;
+// Loads rows r0 .. r0+len-1 of column `col` into the group's shared tile; rows past len are
+// identity rows (x = 0), which decouple.
+template <int T, int M, int K>
+__device__ __forceinline__ void load_tile(Shared<T, M, K> &sh, const GtsvColumns &p, int t,
+                                          const Place &q) {
+  const double *dl = p.dl + q.col * p.ms, *d = p.d + q.col * p.ms, *du = p.du + q.col * p.ms;
+  const double *b = p.b + q.col * p.bs;
+  for (int i = t; i < T * M; i += T) {
+    double a = 0.0, dd = 1.0, c = 0.0, r = 0.0;
+    if (i < q.len) {
+      const int64_t g = q.r0 + i;
+      if (g > 0) a = dl[g - 1];
+      dd = d[g];
+      if (g < p.n - 1) c = du[g];
+      r = b[g];
+    }
+    sh.a[slot(i)] = a;
+    sh.b[slot(i)] = dd;
+    sh.c[slot(i)] = c;
+    sh.r[slot(i)] = r;
   }
 }
 
-__global__ void pcr_finish(int64_t n, int64_t nrhs, const double *b, const double *rin,
-                           int64_t ldin, double *x, Checks *chk) {
-  const int64_t i = row_index();
-  if (i >= n) return;
-  const double p = b[i];
-  if (p == 0.0) chk->breakdown = 1;
-  for (int64_t j = 0; j < nrhs; ++j) x[i + j * n] = rin[i + j * ldin] / p;
+// The thread's M rows from the shared tile, with tile rows 0 and len-1 replaced by identity rows
+// when `ends` is set (their values then come in through the right-hand sides).
+template <int T, int M, int K>
+__device__ __forceinline__ void my_rows(const Shared<T, M, K> &sh, int t, int64_t len, bool ends,
+                                        Row<1> (&rows)[M]) {
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)]}};
+    if (ends && (i == 0 || i == len - 1)) rows[k] = {0.0, 1.0, 0.0, {0.0}};
+  }
 }
 
-// Block-wide reduction with `op` (a sum or a max); the result is valid in thread 0. Every thread
-// of the block must call it.
-template <class Op>
-__device__ double block_reduce(double v, Op op) {
-  __shared__ double partial[kThreads / 32];
-  for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  __syncthreads();  // `partial` may still be read by the previous call
-  if (lane == 0) partial[warp] = v;
+// Above 48 KiB of shared memory a kernel must opt in; once per kernel.
+template <auto Kernel>
+void set_smem(size_t bytes) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         static_cast<int>(bytes));
+  });
+}
+
+// Pass 1 of the multi-tile path: for tile j of a column, the equations of its first unknown F_j
+// and last unknown E_j after eliminating its interior:
+//   row 2j:   a E_{j-1} + b F_j + c E_j     = r
+//   row 2j+1: a F_j     + b E_j + c F_{j+1} = r
+// written as rows 2j, 2j+1 of the column's reduced system (gtsv layout, column stride nred;
+// the matrix only once when it is shared). The interior is solved for three right-hand sides:
+// b with zero boundary values, and unit values at each boundary (K = 3), which gives rows 1 and
+// len-2 as affine functions of F_j and E_j.
+template <int T, int M>
+__global__ void __launch_bounds__(T) reduce_tiles(GtsvColumns p, int64_t tiles, GtsvColumns red) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto &sh = *reinterpret_cast<Shared<T, M, 3> *>(smem);
+  const int t = threadIdx.x;
+  const int64_t item = blockIdx.x;
+  const Place q = place(p, tiles, item);
+  const int64_t j = tile_of(p, tiles, item);
+  load_tile(sh, p, t, q);
   __syncthreads();
-  v = 0.0;  // the identity of both operations used here (values are non-negative)
-  if (warp == 0) {
-    v = lane < kThreads / 32 ? partial[lane] : 0.0;
-    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+
+  Row<3> rows[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)], 0.0, 0.0}};
+    if (i == 0) rows[k] = {0.0, 1.0, 0.0, {0.0, 1.0, 0.0}};
+    if (i == q.len - 1) rows[k] = {0.0, 1.0, 0.0, {0.0, 0.0, 1.0}};
   }
-  return v;
+  Chunk<M, 3> ck;
+  Row<3> s, e;
+  tile::sweep<M, 3>(rows, ck, s, e);
+  tile::solve_ends<T, M, 3>(sh, t, s, e, ck);
+
+  // z(i) = (x_i for b, for F_j = 1, for E_j = 1) at i = 1 and i = len-2; parked in ra[1].
+  double *z = sh.ra[1];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    if (i == 1 || i == q.len - 2) {
+      const int at = (i == 1 ? 0 : 3);
+#pragma unroll
+      for (int jj = 0; jj < 3; ++jj) z[at + jj] = tile::chunk_x<M, 3>(ck, jj, k);
+    }
+  }
+  // For len = 2, rows 1 and len-2 are the boundary rows themselves; when len = 3 both are row 1:
+  // the same values written twice.
+  __syncthreads();
+  if (t == 0) {
+    const int L = static_cast<int>(q.len);
+    const double a0 = sh.a[slot(0)], b0 = sh.b[slot(0)], c0 = sh.c[slot(0)], r0 = sh.r[slot(0)];
+    const double al = sh.a[slot(L - 1)], bl = sh.b[slot(L - 1)], cl = sh.c[slot(L - 1)],
+                 rl = sh.r[slot(L - 1)];
+    // x_1 = z0 + z1 F + z2 E in row 0; x_{len-2} likewise in row len-1.
+    const double fb = b0 + c0 * z[1], fc = c0 * z[2], fr = r0 - c0 * z[0];
+    const double ea = al * z[4], eb = bl + al * z[5], er = rl - al * z[3];
+    const int64_t nred = red.n, f = 2 * j;
+    double *rb = const_cast<double *>(red.b) + q.col * red.bs;
+    rb[f] = fr;
+    rb[f + 1] = er;
+    if (p.ms != 0 || q.col == 0) {
+      const int64_t base = q.col * red.ms;
+      double *dl = const_cast<double *>(red.dl) + base, *d = const_cast<double *>(red.d) + base,
+             *du = const_cast<double *>(red.du) + base;
+      if (f > 0) dl[f - 1] = a0;
+      d[f] = fb;
+      du[f] = fc;
+      dl[f] = ea;
+      d[f + 1] = eb;
+      if (f + 1 < nred - 1) du[f + 1] = cl;
+    }
+  }
 }
 
-struct Sum {
+struct SumOp {
   __device__ double operator()(double a, double b) const { return a + b; }
 };
-struct Max {
+struct MaxOp {
   __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
 
-// Per right-hand side j: sum |b - A x| and sum |x|; the blocks with blockIdx.y = 0 also take the
-// largest column sum of |A|. NaN propagates into the sums (fmax would drop it, so a NaN column of
-// A counts as infinite) and makes the check fail.
-__global__ void residual_norms(int64_t n, int64_t nrhs, const double *dl, const double *d,
-                               const double *du, const double *rhs, int64_t ldr, const double *x,
-                               Checks *chk) {
-  const int64_t i = row_index();
-  double *rsum = reinterpret_cast<double *>(chk + 1);
-  double *xsum = rsum + nrhs;
-  for (int64_t j = blockIdx.y; j < nrhs; j += gridDim.y) {
-    double r = 0.0, xa = 0.0;
-    if (i < n) {
-      const double *xj = x + j * n;
-      double ax = d[i] * xj[i];
-      if (i > 0) ax += dl[i - 1] * xj[i - 1];
-      if (i < n - 1) ax += du[i] * xj[i + 1];
-      r = fabs(rhs[i + j * ldr] - ax);
-      xa = fabs(xj[i]);
-    }
-    r = block_reduce(r, Sum());
-    xa = block_reduce(xa, Sum());
-    if (threadIdx.x == 0) {
-      atomicAdd(rsum + j, r);
-      atomicAdd(xsum + j, xa);
+// Solves whole tiles: a column that fits one tile (tiles = 1, xr = nullptr), or pass 2 of the
+// multi-tile path, where xr holds each column's reduced solution (F_j, E_j pairs, column stride
+// xrs) and so the boundary values of every tile. With `chk`, also accumulates the column's
+// residual sums. G groups of T threads per block, one tile per group.
+template <int T, int M, int G>
+__global__ void __launch_bounds__(T *G)
+    solve_tiles(GtsvColumns p, int64_t tiles, const double *xr, int64_t xrs, Check *chk) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int t = threadIdx.x % T, grp = threadIdx.x / T;
+  auto &sh = reinterpret_cast<Shared<T, M, 1> *>(smem)[grp];
+  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
+  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
+  const Place q = place(p, tiles, item);
+  const int64_t j = tile_of(p, tiles, item);
+  const int L = static_cast<int>(q.len);
+  load_tile(sh, p, t, q);
+
+  // Values next to and at the tile's ends, known from the reduced solution.
+  double left = 0.0, right = 0.0, first = 0.0, last = 0.0;
+  if (xr) {
+    const double *v = xr + q.col * xrs;
+    first = v[2 * j];
+    last = v[2 * j + 1];
+    if (j > 0) left = v[2 * j - 1];
+    if (j < tiles - 1) right = v[2 * j + 2];
+  }
+  tile::group_sync<T>();
+
+  Row<1> rows[M];
+  my_rows(sh, t, L, xr != nullptr, rows);
+  if (xr) {
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+      if (t * M + k == 0) rows[k].r[0] = first;
+      if (t * M + k == L - 1) rows[k].r[0] = last;
     }
   }
-  if (blockIdx.y == 0) {
-    double col = 0.0;
-    if (i < n) {
-      col = fabs(d[i]) + (i > 0 ? fabs(du[i - 1]) : 0.0) + (i < n - 1 ? fabs(dl[i]) : 0.0);
-      if (isnan(col)) col = INFINITY;
+  Chunk<M, 1> ck;
+  Row<1> s, e;
+  tile::sweep<M, 1>(rows, ck, s, e);
+  tile::solve_ends<T, M, 1>(sh, t, s, e, ck);
+
+  double x[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M, 1>(ck, 0, k);
+
+  if (chk) {
+    const double *dl = p.dl + q.col * p.ms, *du = p.du + q.col * p.ms;
+    const double *ends = sh.rr[0][0];  // chunk end values of the whole tile
+    double rsum = 0.0, xsum = 0.0, amax = 0.0;
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+      const int i = t * M + k;
+      if (i < L) {
+        const int64_t g = q.r0 + i;
+        const double xm = i == 0 ? left : (k == 0 ? ends[2 * t - 1] : x[k - 1]);
+        const double xp = i == L - 1 ? right : (k == M - 1 ? ends[2 * t + 2] : x[k + 1]);
+        const double ai = sh.a[slot(i)], bi = sh.b[slot(i)], ci = sh.c[slot(i)];
+        rsum += fabs(sh.r[slot(i)] - (ai * xm + bi * x[k] + ci * xp));
+        xsum += fabs(x[k]);
+        // Column i of A: du(i-1), d(i), dl(i); the neighbours across the tile ends from memory.
+        const double up = i > 0 ? sh.c[slot(i - 1)] : (g > 0 ? du[g - 1] : 0.0);
+        const double down = i < L - 1 ? sh.a[slot(i + 1)] : (g < p.n - 1 ? dl[g] : 0.0);
+        double col = fabs(up) + fabs(bi) + fabs(down);
+        if (isnan(col)) col = INFINITY;  // fmax would drop a NaN
+        amax = fmax(amax, col);
+      }
     }
-    col = block_reduce(col, Max());
-    if (threadIdx.x == 0)
-      atomicMax(&chk->anorm_bits, static_cast<unsigned long long>(__double_as_longlong(col)));
+    rsum = tile::group_reduce(sh, t, rsum, SumOp());
+    xsum = tile::group_reduce(sh, t, xsum, SumOp());
+    amax = tile::group_reduce(sh, t, amax, MaxOp());
+    if (t == 0) {
+      Check &c = chk[q.col];
+      atomicAdd(&c.rsum, rsum);
+      atomicAdd(&c.xsum, xsum);
+      atomicMax(&c.anorm_bits, static_cast<unsigned long long>(__double_as_longlong(amax)));
+    }
   }
+  // Out through shared memory, so the stores are coalesced.
+  tile::group_sync<T>();
+#pragma unroll
+  for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
+  tile::group_sync<T>();
+  double *out = p.x + q.col * p.xs + q.r0;
+  for (int i = t; i < L; i += T) out[i] = sh.r[slot(i)];
 }
 
-size_t checks_bytes(int64_t nrhs) { return sizeof(Checks) + 2 * nrhs * sizeof(double); }
-
-unsigned blocks_for(int64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
-
-// Runs PCR and the check; on success *solution points to X (n x nrhs, leading dimension n) inside
-// the workspace.
-Status pcr_solve(cudaStream_t st, int64_t n, int64_t nrhs, const double *dl, const double *d,
-                 const double *du, const double *rhs, int64_t ldr, void *work,
-                 const double **solution) {
-  double *w = static_cast<double *>(work);
-  Rows set[2];
-  for (auto &r : set) {
-    r = {w, w + n, w + 2 * n};
-    w += 3 * n;
-  }
-  double *rbuf[2] = {w, w + n * nrhs};
-  w += 2 * n * nrhs;
-  Checks *chk = reinterpret_cast<Checks *>(w);
-
-  Status s = check(cudaMemsetAsync(chk, 0, checks_bytes(nrhs), st), "cudaMemsetAsync");
-  if (!s) return s;
-  const unsigned blocks = blocks_for(n);
-  load_rows<<<blocks, kThreads, 0, st>>>(n, dl, d, du, set[0], chk);
-  int cur = 0;
-  const double *r = rhs;  // the first step reads B in place, so B stays intact for the check
-  int64_t ld = ldr;
-  for (int64_t stride = 1; stride < n; stride *= 2) {
-    pcr_step<<<blocks, kThreads, 0, st>>>(n, stride, nrhs, set[cur], r, ld, set[1 - cur],
-                                          rbuf[1 - cur], n, chk);
-    cur = 1 - cur;
-    r = rbuf[cur];
-    ld = n;
-  }
-  // Divide in place, except when there was no step (n = 1) and r is still B itself.
-  double *x = (r == rhs) ? rbuf[0] : rbuf[cur];
-  pcr_finish<<<blocks, kThreads, 0, st>>>(n, nrhs, set[cur].b, r, ld, x, chk);
-  const unsigned ygrid = static_cast<unsigned>(nrhs < 65535 ? nrhs : 65535);
-  residual_norms<<<dim3(blocks, ygrid), kThreads, 0, st>>>(n, nrhs, dl, d, du, rhs, ldr, x, chk);
-  if (!(s = check_launch("PCR kernels"))) return s;
-
-  std::vector<unsigned char> host(checks_bytes(nrhs));
-  if (!(s = check(cudaMemcpyAsync(host.data(), chk, host.size(), cudaMemcpyDeviceToHost, st),
-                  "cudaMemcpyAsync")))
-    return s;
-  if (!(s = check(cudaStreamSynchronize(st), "PCR solve"))) return s;
-
-  const Checks *c = reinterpret_cast<const Checks *>(host.data());
-  if (c->breakdown)
-    return Status::fail(Status::unsafe, "PCR without pivoting met a zero pivot or non-finite value");
-  double anorm;
-  std::memcpy(&anorm, &c->anorm_bits, sizeof anorm);
-  const double *rsum = reinterpret_cast<const double *>(c + 1), *xsum = rsum + nrhs;
-  for (int64_t j = 0; j < nrhs; ++j) {
-    // As DGTT02: ((||r|| / ||A||) / ||x||) / eps, with an exact zero residual always accepted.
-    double ratio = rsum[j] == 0.0 ? 0.0 : rsum[j] / anorm / xsum[j] / kUnitRoundoff;
-    if (!(ratio <= kGtsvResidualLimit) || !std::isfinite(xsum[j]) || !std::isfinite(anorm))
-      return Status::fail(Status::unsafe, "PCR residual check failed (ratio " +
-                                              std::to_string(ratio) + " for column " +
-                                              std::to_string(j + 1) + ")");
-  }
-  *solution = x;
-  return Status::success();
+__global__ void judge(int64_t ncol, const Check *chk, Judged *verdict, int64_t *list) {
+  const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= ncol) return;
+  const double anorm = __longlong_as_double(static_cast<long long>(chk[c].anorm_bits));
+  const double rsum = chk[c].rsum, xsum = chk[c].xsum;
+  // As DGTT02: ((||r|| / ||A||) / ||x||) / eps; an exact zero residual is always accepted.
+  const double ratio = rsum == 0.0 ? 0.0 : rsum / anorm / xsum / kUnitRoundoff;
+  const bool ok = ratio <= kGtsvResidualLimit && isfinite(xsum) && isfinite(anorm);
+  if (!ok) list[atomicAdd(&verdict->count, 1)] = c;
 }
 
-size_t pcr_workspace_bytes(int64_t n, int64_t nrhs) {
-  return (6 * n + 2 * n * nrhs) * sizeof(double) + checks_bytes(nrhs);
+// ---- launch plumbing --------------------------------------------------------------------------
+
+template <int T, int M, int G>
+void launch_solve(cudaStream_t st, const GtsvColumns &p, int64_t tiles, const double *xr,
+                  int64_t xrs, Check *chk) {
+  const size_t bytes = sizeof(Shared<T, M, 1>) * G;
+  set_smem<solve_tiles<T, M, G>>(bytes);
+  const int64_t items = p.ncol * tiles;
+  solve_tiles<T, M, G><<<static_cast<unsigned>((items + G - 1) / G), T * G, bytes, st>>>(
+      p, tiles, xr, xrs, chk);
+}
+
+// One tile per column: the smallest tile that holds n rows.
+void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk) {
+  if (p.n <= 64) return launch_solve<32, 2, 4>(st, p, 1, nullptr, 0, chk);
+  if (p.n <= 128) return launch_solve<32, 4, 4>(st, p, 1, nullptr, 0, chk);
+  if (p.n <= 256) return launch_solve<32, 8, 4>(st, p, 1, nullptr, 0, chk);
+  if (p.n <= 512) return launch_solve<64, 8, 1>(st, p, 1, nullptr, 0, chk);
+  if (p.n <= 1024) return launch_solve<128, 8, 1>(st, p, 1, nullptr, 0, chk);
+  return launch_solve<256, 8, 1>(st, p, 1, nullptr, 0, chk);
+}
+
+// The sizes of the reduced systems, top level first (empty when n fits one tile).
+std::vector<int64_t> reduced_sizes(int64_t n) {
+  std::vector<int64_t> out;
+  while (n > kMaxSingle) {
+    n = 2 * ((n + kBig - 1) / kBig);
+    out.push_back(n);
+  }
+  return out;
+}
+
+size_t checks_bytes(int64_t ncol) {
+  return ncol * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
+}
+
+size_t round_up(size_t b) { return (b + 255) / 256 * 256; }
+
+size_t levels_bytes(int64_t n, int64_t ncol, bool shared) {
+  size_t bytes = 0;
+  for (int64_t m : reduced_sizes(n))
+    bytes += round_up(3 * m * (shared ? 1 : ncol) * sizeof(double)) +
+             2 * round_up(m * ncol * sizeof(double));
+  return bytes;
+}
+
+// Solves p (all columns) with the reduced systems carved from `arena`; `chk` only at the top.
+void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk) {
+  if (p.n <= kMaxSingle) return launch_single(st, p, chk);
+  const int64_t tiles = (p.n + kBig - 1) / kBig, m = 2 * tiles;
+  const bool shared = p.ms == 0;
+  double *mat = reinterpret_cast<double *>(arena);
+  arena += round_up(3 * m * (shared ? 1 : p.ncol) * sizeof(double));
+  double *rhs = reinterpret_cast<double *>(arena);
+  arena += round_up(m * p.ncol * sizeof(double));
+  double *xr = reinterpret_cast<double *>(arena);
+  arena += round_up(m * p.ncol * sizeof(double));
+  const int64_t mcols = shared ? 1 : p.ncol;
+  GtsvColumns red;
+  red.n = m;
+  red.ncol = p.ncol;
+  red.dl = mat;
+  red.d = mat + m * mcols;
+  red.du = mat + 2 * m * mcols;
+  red.ms = shared ? 0 : m;
+  red.b = rhs;
+  red.bs = m;
+  red.x = xr;
+  red.xs = m;
+
+  const size_t bytes = sizeof(Shared<kBigT, kBigM, 3>);
+  set_smem<reduce_tiles<kBigT, kBigM>>(bytes);
+  reduce_tiles<kBigT, kBigM>
+      <<<static_cast<unsigned>(p.ncol * tiles), kBigT, bytes, st>>>(p, tiles, red);
+  solve_level(st, red, arena, nullptr);
+  launch_solve<kBigT, kBigM, 1>(st, p, tiles, xr, m, chk);
 }
 
 }  // namespace
 
-size_t gtsv_workspace_bytes(int64_t n, int64_t nrhs) { return pcr_workspace_bytes(n, nrhs); }
-
-Status gtsv_device(cudaStream_t st, int64_t n, int64_t nrhs, const double *dl, const double *d,
-                   const double *du, double *x, int64_t ldx, void *work) {
-  const double *sol = nullptr;
-  Status s = pcr_solve(st, n, nrhs, dl, d, du, x, ldx, work, &sol);
-  if (!s) return s;
-  return check(cudaMemcpy2DAsync(x, ldx * sizeof(double), sol, n * sizeof(double),
-                                 n * sizeof(double), nrhs, cudaMemcpyDeviceToDevice, st),
-               "cudaMemcpy2DAsync");
+size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
+  return round_up(checks_bytes(ncol)) + levels_bytes(n, ncol, shared_matrix);
 }
 
-Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
-            double *b, int64_t ldb) {
-  DeviceScope scope;
-  if (!scope.status()) return scope.status();
-  Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
+  char *w = static_cast<char *>(work);
+  Check *chk = reinterpret_cast<Check *>(w);
+  Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol);
+  int64_t *list = reinterpret_cast<int64_t *>(verdict + 1);
+  Status s = check(cudaMemsetAsync(chk, 0, p.ncol * sizeof(Check) + sizeof(Judged), st),
+                   "cudaMemsetAsync");
   if (!s) return s;
-  // Workspace: the PCR buffers, then the uploaded matrix and right-hand sides.
-  const size_t pcr_bytes = pcr_workspace_bytes(n, nrhs);
-  void *work = nullptr;
-  if (!(s = ctx->workspace(pcr_bytes + (3 * n + n * nrhs) * sizeof(double), &work))) return s;
-  double *up = reinterpret_cast<double *>(static_cast<char *>(work) + pcr_bytes);
-  double *ddl = up, *dd = up + n, *ddu = up + 2 * n, *dx = up + 3 * n;
-  cudaStream_t st = ctx->stream();
-  const size_t off = (n - 1) * sizeof(double);
-  if (!(s = check(cudaMemcpyAsync(ddl, dl, off, cudaMemcpyHostToDevice, st), "upload dl")) ||
-      !(s = check(cudaMemcpyAsync(dd, d, n * sizeof(double), cudaMemcpyHostToDevice, st),
-                  "upload d")) ||
-      !(s = check(cudaMemcpyAsync(ddu, du, off, cudaMemcpyHostToDevice, st), "upload du")) ||
-      !(s = check(cudaMemcpy2DAsync(dx, n * sizeof(double), b, ldb * sizeof(double),
-                                    n * sizeof(double), nrhs, cudaMemcpyHostToDevice, st),
-                  "upload B")))
-    return s;
-  const double *sol = nullptr;
-  if (!(s = pcr_solve(st, n, nrhs, ddl, dd, ddu, dx, n, work, &sol))) return s;
-  if (!(s = check(cudaMemcpy2DAsync(b, ldb * sizeof(double), sol, n * sizeof(double),
-                                    n * sizeof(double), nrhs, cudaMemcpyDeviceToHost, st),
-                  "download X")))
-    return s;
-  return check(cudaStreamSynchronize(st), "download X");
+  solve_level(st, p, w + round_up(checks_bytes(p.ncol)), chk);
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, chk, verdict, list);
+  return check_launch("gtsv kernels");
+}
+
+Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
+                   std::vector<int64_t> *failed) {
+  const Check *chk = static_cast<const Check *>(work);
+  const Judged *verdict = reinterpret_cast<const Judged *>(chk + p.ncol);
+  const int64_t *list = reinterpret_cast<const int64_t *>(verdict + 1);
+  Judged v{};
+  Status s = check(cudaMemcpyAsync(&v, verdict, sizeof v, cudaMemcpyDeviceToHost, st),
+                   "cudaMemcpyAsync");
+  if (s) s = check(cudaStreamSynchronize(st), "gtsv solve");
+  if (!s) return s;
+  failed->assign(v.count, 0);
+  if (v.count > 0) {
+    s = check(cudaMemcpyAsync(failed->data(), list, v.count * sizeof(int64_t),
+                              cudaMemcpyDeviceToHost, st),
+              "cudaMemcpyAsync");
+    if (s) s = check(cudaStreamSynchronize(st), "gtsv verdict");
+    if (!s) return s;
+    std::sort(failed->begin(), failed->end());
+  }
+  return Status::success();
+}
+
+// ---- the pivoting re-solve --------------------------------------------------------------------
+
+namespace {
+
+// DGTSV for one right-hand side, operation for operation (explicit roundings: no contraction
+// into FMA, so the result matches LAPACK compiled without it). d, du, dl are scratch copies that
+// receive U and the fill-in, as in DGTSV; x holds B on entry. Returns DGTSV's INFO.
+__device__ int dgtsv_one(int64_t n, double *dl, double *d, double *du, double *x) {
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const bool last = i + 2 == n;
+    if (fabs(d[i]) >= fabs(dl[i])) {
+      if (d[i] == 0.0) return static_cast<int>(i + 1);
+      const double fact = dl[i] / d[i];
+      d[i + 1] = __dsub_rn(d[i + 1], __dmul_rn(fact, du[i]));
+      x[i + 1] = __dsub_rn(x[i + 1], __dmul_rn(fact, x[i]));
+      if (!last) dl[i] = 0.0;
+    } else {
+      const double fact = d[i] / dl[i];
+      d[i] = dl[i];
+      const double temp = d[i + 1];
+      d[i + 1] = __dsub_rn(du[i], __dmul_rn(fact, temp));
+      if (!last) {
+        dl[i] = du[i + 1];
+        du[i + 1] = __dmul_rn(-fact, dl[i]);
+      }
+      du[i] = temp;
+      const double tb = x[i];
+      x[i] = x[i + 1];
+      x[i + 1] = __dsub_rn(tb, __dmul_rn(fact, x[i + 1]));
+    }
+  }
+  if (d[n - 1] == 0.0) return static_cast<int>(n);
+  x[n - 1] = x[n - 1] / d[n - 1];
+  if (n > 1) x[n - 2] = __dsub_rn(x[n - 2], __dmul_rn(du[n - 2], x[n - 1])) / d[n - 2];
+  for (int64_t i = n - 3; i >= 0; --i)
+    x[i] = __dsub_rn(__dsub_rn(x[i], __dmul_rn(du[i], x[i + 1])), __dmul_rn(dl[i], x[i + 2])) /
+           d[i];
+  return 0;
+}
+
+__global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count, double *scratch,
+                              int *info) {
+  const int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const int64_t c = list[k], n = p.n;
+  double *dl = scratch + k * 3 * n, *d = dl + n, *du = d + n;
+  const double *sdl = p.dl + c * p.ms, *sd = p.d + c * p.ms, *sdu = p.du + c * p.ms;
+  const double *b = p.b + c * p.bs;
+  double *x = p.x + c * p.xs;
+  for (int64_t i = 0; i < n; ++i) {
+    d[i] = sd[i];
+    x[i] = b[i];
+    if (i + 1 < n) {
+      dl[i] = sdl[i];
+      du[i] = sdu[i];
+    }
+  }
+  info[k] = dgtsv_one(n, dl, d, du, x);
+}
+
+}  // namespace
+
+size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count) {
+  return round_up(count * 3 * n * sizeof(double)) + round_up(count * sizeof(int64_t)) +
+         round_up(count * sizeof(int));
+}
+
+Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64_t> &failed,
+                  void *scratch, std::vector<int> *info) {
+  const int64_t count = static_cast<int64_t>(failed.size());
+  info->assign(count, 0);
+  if (count == 0) return Status::success();
+  char *w = static_cast<char *>(scratch);
+  double *work = reinterpret_cast<double *>(w);
+  w += round_up(count * 3 * p.n * sizeof(double));
+  int64_t *list = reinterpret_cast<int64_t *>(w);
+  w += round_up(count * sizeof(int64_t));
+  int *dinfo = reinterpret_cast<int *>(w);
+  Status s = check(cudaMemcpyAsync(list, failed.data(), count * sizeof(int64_t),
+                                   cudaMemcpyHostToDevice, st),
+                   "cudaMemcpyAsync");
+  if (!s) return s;
+  pivot_columns<<<static_cast<unsigned>((count + 127) / 128), 128, 0, st>>>(p, list, count, work,
+                                                                            dinfo);
+  if (!(s = check_launch("pivot_columns"))) return s;
+  s = check(cudaMemcpyAsync(info->data(), dinfo, count * sizeof(int), cudaMemcpyDeviceToHost, st),
+            "cudaMemcpyAsync");
+  if (s) s = check(cudaStreamSynchronize(st), "pivot_columns");
+  return s;
 }
 
 }  // namespace gpueig::gpu

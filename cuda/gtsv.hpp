@@ -1,29 +1,56 @@
-// Tridiagonal solve by parallel cyclic reduction on device-resident data (used by the host-pointer
-// entry point and by the benchmark).
+// Tridiagonal solves on device-resident data: one system with several right-hand sides, or a
+// batch of systems. Used by the host-pointer entry points (cuda/gtsv.cu) and by the benchmark.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "gpu_backend.hpp"
 
 namespace gpueig::gpu {
 
-// The solution is accepted only if ||b - A x||_1 / (||A||_1 ||x||_1 eps) stays at or below this
-// for every right-hand side: LAPACK's DGTT02 ratio with eps = 2^-53, whose test threshold is 30.
-// Kept well below 10 so an accepted answer is never worse than 10x DGTSV's own (backward stable,
-// ratio <= 1 in practice), with room for the device's different summation order.
+// A solution is accepted only if ||b - A x||_1 / (||A||_1 ||x||_1 eps) stays at or below this:
+// LAPACK's DGTT02 ratio with eps = 2^-53, whose test threshold is 30. Kept low so an accepted
+// answer is never far from DGTSV's own (backward stable, ratio below 1 in practice), with room
+// for the rounding of the residual itself.
 constexpr double kGtsvResidualLimit = 8.0;
 constexpr double kUnitRoundoff = 1.1102230246251565e-16;  // 2^-53, LAPACK's DLAMCH('E')
 
-// Device workspace bytes gtsv_device needs for an n x nrhs problem.
-size_t gtsv_workspace_bytes(int64_t n, int64_t nrhs);
+// ncol tridiagonal systems ("columns") of order n. Column c is A_c x_c = b_c with
+//   A_c: sub-diagonal dl + c*ms (n-1 entries), diagonal d + c*ms, super-diagonal du + c*ms,
+//   b_c = b + c*bs, x_c = x + c*xs.
+// ms = 0 shares one matrix between all columns (several right-hand sides of one system).
+// x must not overlap b: b stays intact for the re-solve of columns that fail their check.
+struct GtsvColumns {
+  int64_t n = 0, ncol = 0;
+  const double *dl = nullptr, *d = nullptr, *du = nullptr;
+  int64_t ms = 0;
+  const double *b = nullptr;
+  int64_t bs = 0;
+  double *x = nullptr;
+  int64_t xs = 0;
+};
 
-// Solves A X = B with device pointers: dl, d, du (lengths n-1, n, n-1) are read only; x holds B
-// (leading dimension ldx) on entry and X on exit. On any status but ok, x is unchanged.
-// `work` must hold gtsv_workspace_bytes(n, nrhs). Synchronizes `stream` once (for the check).
-Status gtsv_device(cudaStream_t stream, int64_t n, int64_t nrhs, const double *dl,
-                   const double *d, const double *du, double *x, int64_t ldx, void *work);
+// Device workspace bytes gtsv_enqueue needs for this shape.
+size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix);
+
+// Enqueues the solve of every column and its residual check on `stream`, without waiting.
+// `work` must hold gtsv_workspace_bytes(...) and stay untouched until gtsv_failed returns.
+Status gtsv_enqueue(cudaStream_t stream, const GtsvColumns &p, void *work);
+
+// Waits for the work enqueued by gtsv_enqueue and returns, ascending, the columns whose result
+// must not be used (zero pivot, non-finite value or residual above the limit).
+Status gtsv_failed(cudaStream_t stream, const GtsvColumns &p, void *work,
+                   std::vector<int64_t> *failed);
+
+// Re-solves the listed columns on the device by DGTSV's own algorithm (partial pivoting, the
+// same operations in the same order), one thread per column: x_c receives what DGTSV leaves in
+// B, info[k] DGTSV's INFO for column failed[k]. Requires ms != 0. Needs `scratch` of
+// gtsv_pivot_scratch_bytes(n, failed.size()) bytes.
+size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count);
+Status gtsv_pivot(cudaStream_t stream, const GtsvColumns &p, const std::vector<int64_t> &failed,
+                  void *scratch, std::vector<int> *info);
 
 }  // namespace gpueig::gpu

@@ -13,7 +13,8 @@ module gpueig
                                          c_null_char, c_associated, c_f_pointer, c_size_t
   implicit none
   private
-  public :: gpu_sytrd_givens, gpu_stebz, gpu_gtsv_pcr, gpu_getrf_crout, gpu_toeplitz_eig
+  public :: gpu_sytrd_givens, gpu_stebz, gpu_gtsv_pcr, gpu_gtsv_pcr_batch, gpu_getrf_crout, &
+            gpu_toeplitz_eig
   public :: gpueig_version, gpueig_gpu_available, gpueig_last_backend, gpueig_set_backend
   public :: gpueig_backend_for, gpueig_info, gpueig_string
   public :: GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, c_null_char
@@ -47,6 +48,14 @@ module gpueig
     integer(c_int) function gpu_gtsv_pcr(n, nrhs, dl, d, du, b, ldb) bind(C, name='gpu_gtsv_pcr')
       import :: c_int, c_double
       integer(c_int), value :: n, nrhs, ldb
+      real(c_double), intent(inout) :: dl(*), d(*), du(*), b(*)
+    end function
+
+    ! System k (0-based) uses dl, d, du, b from element k*stride + 1 on; see gpueig.h for INFO.
+    integer(c_int) function gpu_gtsv_pcr_batch(n, batch, dl, d, du, b, stride) &
+        bind(C, name='gpu_gtsv_pcr_batch')
+      import :: c_int, c_double
+      integer(c_int), value :: n, batch, stride
       real(c_double), intent(inout) :: dl(*), d(*), du(*), b(*)
     end function
 

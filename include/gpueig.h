@@ -94,8 +94,11 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_gtsv_pcr: solve A * X = B for a general tridiagonal A (LAPACK analogue: DGTSV).
- * The GPU method is parallel cyclic reduction (no pivoting); a system on which it is unsafe
- * (zero pivot, non-finite values, or a residual check that fails) is solved by DGTSV instead.
+ * The GPU method is a tiled reduction without pivoting (per-thread elimination, then parallel
+ * cyclic reduction of the tile ends; large systems are cut into tiles whose boundary unknowns
+ * form a smaller tridiagonal system, solved the same way). Every result is checked on the device
+ * by LAPACK's residual ratio; a system on which the check fails (or that met a zero pivot or a
+ * non-finite value) is re-solved with partial pivoting by DGTSV, so no answer is silently worse.
  *
  *  1 N     order of A, N >= 0.       2 NRHS  number of right-hand sides, NRHS >= 0.
  *  3 DL    (N-1) sub-diagonal.       4 D     (N) diagonal.      5 DU (N-1) super-diagonal.
@@ -106,6 +109,27 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
  * Deviation: DL, D and DU are left unchanged (DGTSV overwrites them with its factorization).
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b, int ldb);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_gtsv_pcr_batch: BATCH independent tridiagonal systems A_k x_k = b_k of order N, one
+ * right-hand side each. System k (k = 0 .. BATCH-1) uses DL + k*STRIDE (N-1 entries), D + k*STRIDE,
+ * DU + k*STRIDE and B + k*STRIDE, with the conventions of gpu_gtsv_pcr; B is overwritten by X.
+ * On the GPU, systems of up to 2048 unknowns are each solved inside one thread group, larger ones
+ * by the tiled method. Each system is checked on its own; failed ones are re-solved with DGTSV's
+ * partial pivoting, on the GPU when there are many of them, else on the CPU.
+ *
+ *  1 N      order of each system, N >= 0.     2 BATCH   number of systems, BATCH >= 0.
+ *  3 DL, 4 D, 5 DU, 6 B   arrays of at least (BATCH-1)*STRIDE + N elements.
+ *  7 STRIDE distance in elements between consecutive systems, STRIDE >= max(1, N).
+ * INFO = 0: every system solved. INFO = -i: argument i is illegal (nothing is done).
+ * INFO > 0: some systems are exactly singular (DGTSV's INFO i > 0 for them). All other systems
+ *        are solved. The first singular system, k (0-based), is reported as INFO = k*N + i, so
+ *        k = (INFO-1) / N and i = (INFO-1) % N + 1 (INFO = INT_MAX if k*N + i does not fit an
+ *        int); the B of every singular system is as DGTSV leaves it. For BATCH = 1 this is
+ *        exactly gpu_gtsv_pcr's INFO.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, double *du, double *b,
+                                  int stride);
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_getrf_crout: LU factorization with partial pivoting, A = P * L * U (LAPACK analogue:

@@ -79,7 +79,7 @@ int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call
       call.done(Backend::gpu, note);
       return info;
     }
-    if (how.forced && st.code != gpu::Status::unsafe) {
+    if (st.code == gpu::Status::output_lost || (how.forced && st.code != gpu::Status::unsafe)) {
       call.done(Backend::none, "device failure: " + st.reason);
       return GPUEIG_ERR_DEVICE;
     }

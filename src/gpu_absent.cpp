@@ -16,6 +16,11 @@ Status gtsv(int64_t, int64_t, const double *, const double *, const double *, do
   return Status::fail(Status::unavailable, kWhy);
 }
 
+Status gtsv_batch(int64_t, int64_t, const double *, const double *, const double *, double *,
+                  int64_t, std::vector<BatchOutcome> *, int64_t *) {
+  return Status::fail(Status::unavailable, kWhy);
+}
+
 Status stebz(char, char, int, double, double, int, int, double, const double *, const double *,
              int *, int *, double *, int *, int *, int *) {
   return Status::fail(Status::unavailable, kWhy);

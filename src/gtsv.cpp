@@ -1,5 +1,6 @@
 // gpu_gtsv_pcr: argument checks, dispatch, and the CPU path (DGTSV on copies of DL, D, DU).
 // The GPU half is cuda/gtsv.cu.
+#include <climits>
 #include <vector>
 
 #include "checks.hpp"
@@ -45,4 +46,58 @@ extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, 
       call, Routine::gtsv, n,
       [&](int &) { return gpu::gtsv(n, nrhs, dl, d, du, b, ldb); },
       [&] { return gtsv_cpu(n, nrhs, dl, d, du, b, ldb); });
+}
+
+extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, double *du, double *b,
+                                  int stride) {
+  using namespace gpueig;
+  CallRecord call(Routine::gtsv, sizes({{"n", n}, {"batch", batch}, {"stride", stride}}));
+  if (n < 0) return -1;
+  if (batch < 0) return -2;
+  if (stride < max1(n)) return -7;
+  if (n == 0 || batch == 0) return 0;
+
+  // System k's INFO i > 0 is reported for the first singular system as k*n + i (see gpueig.h).
+  int first = 0;
+  auto note = [&](int64_t k, int info) {
+    if (info > 0 && first == 0) {
+      const int64_t code = k * n + info;
+      first = code <= INT_MAX ? static_cast<int>(code) : INT_MAX;
+    }
+  };
+  auto cpu_system = [&](int64_t k) {
+    const size_t off = static_cast<size_t>(k) * stride;
+    return gtsv_cpu(n, 1, dl + off, d + off, du + off, b + off, n);
+  };
+  const int64_t total = static_cast<int64_t>(n) * batch;
+  return run_dispatched(
+      call, Routine::gtsv, total,
+      [&](int &info) {
+        std::vector<gpu::BatchOutcome> redo;
+        int64_t done = 0;
+        gpu::Status st = gpu::gtsv_batch(n, batch, dl, d, du, b, stride, &redo, &done);
+        if (!st && (done == 0 || st.code == gpu::Status::output_lost)) return st;
+        for (const gpu::BatchOutcome &r : redo) {
+          // Systems the device left alone (a handful) are solved here, in system order.
+          const int i = r.info >= 0 ? r.info : cpu_system(r.system);
+          if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
+          note(r.system, i);
+        }
+        // A device failure after some groups were finished: the rest on the CPU.
+        for (int64_t k = done; k < batch; ++k) {
+          const int i = cpu_system(k);
+          if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
+          note(k, i);
+        }
+        info = first;
+        return gpu::Status::success();
+      },
+      [&] {
+        for (int64_t k = 0; k < batch; ++k) {
+          const int i = cpu_system(k);
+          if (i < 0) return i;
+          note(k, i);
+        }
+        return first;
+      });
 }

@@ -133,6 +133,24 @@ TEST_F(Arguments, GtsvPcr) {
   EXPECT_TRUE(B.untouched());
 }
 
+TEST_F(Arguments, GtsvPcrBatch) {
+  struct Case { int n, batch, stride, info; };
+  const Case cases[] = {{-1, 1, 1, -1}, {4, -1, 4, -2}, {4, 1, 3, -7}, {0, 1, 0, -7},
+                        {-1, -1, 0, -1}, {4, -1, 0, -2}, {2, 2, 1, -7}};
+  for (const Case &c : cases) {
+    Buffers B;
+    EXPECT_EQ(gpu_gtsv_pcr_batch(c.n, c.batch, B.dl.data(), B.d.data(), B.du.data(), B.b.data(),
+                                 c.stride),
+              c.info)
+        << "n=" << c.n << " batch=" << c.batch << " stride=" << c.stride;
+    EXPECT_TRUE(B.untouched());
+  }
+  Buffers B;  // quick returns
+  EXPECT_EQ(gpu_gtsv_pcr_batch(0, 3, B.dl.data(), B.d.data(), B.du.data(), B.b.data(), 1), 0);
+  EXPECT_EQ(gpu_gtsv_pcr_batch(4, 0, B.dl.data(), B.d.data(), B.du.data(), B.b.data(), 4), 0);
+  EXPECT_TRUE(B.untouched());
+}
+
 TEST_F(Arguments, GetrfCrout) {
   struct Case { int m, n, lda, info; };
   const Case cases[] = {{-1, 4, 4, -1}, {4, -1, 4, -2}, {4, 4, 3, -4}, {0, 4, 0, -4},

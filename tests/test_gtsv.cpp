@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -135,6 +136,117 @@ TEST_F(GtsvLarge, NonFiniteInputsBehaveAsDgtsv) {
       EXPECT_STREQ(gpueig_last_backend(), "cpu");
     }
   }
+}
+
+// ---- gpu_gtsv_pcr_batch ------------------------------------------------------------------------
+
+// A batch of systems in one set of arrays (system k at k*stride), the padding marked.
+struct Batch {
+  int n, count, stride;
+  std::vector<zoo::Tridiagonal> systems;
+  std::vector<double> dl, d, du, b;
+};
+
+Batch make_batch(int n, int stride, const std::vector<zoo::Tridiagonal> &systems, uint64_t seed) {
+  Batch t{n, static_cast<int>(systems.size()), stride, systems, {}, {}, {}, {}};
+  const size_t total = static_cast<size_t>(stride) * t.count;
+  t.dl.assign(total, kPad);
+  t.d.assign(total, kPad);
+  t.du.assign(total, kPad);
+  t.b.assign(total, kPad);
+  const std::vector<double> rhs = zoo::uniform(static_cast<int64_t>(n) * t.count, -1, 1, seed);
+  for (int k = 0; k < t.count; ++k) {
+    const size_t o = static_cast<size_t>(k) * stride;
+    std::copy(systems[k].dl.begin(), systems[k].dl.end(), t.dl.begin() + o);
+    std::copy(systems[k].d.begin(), systems[k].d.end(), t.d.begin() + o);
+    std::copy(systems[k].du.begin(), systems[k].du.end(), t.du.begin() + o);
+    std::copy(rhs.begin() + static_cast<size_t>(k) * n, rhs.begin() + static_cast<size_t>(k + 1) * n,
+              t.b.begin() + o);
+  }
+  return t;
+}
+
+// Runs the batch through the API and checks every system against its own dgtsv call, and the
+// returned INFO against the documented encoding of the first singular system.
+void check_batch(const Batch &t) {
+  Batch mine = t;
+  const int info = gpu_gtsv_pcr_batch(t.n, t.count, mine.dl.data(), mine.d.data(), mine.du.data(),
+                                      mine.b.data(), t.stride);
+  const std::string backend = gpueig_last_backend();
+  SCOPED_TRACE("batch n=" + std::to_string(t.n) + " count=" + std::to_string(t.count) +
+               " stride=" + std::to_string(t.stride) + " backend=" + backend);
+  if (!kOnGpu) EXPECT_EQ(backend, "cpu");
+  EXPECT_EQ(mine.dl, t.dl);  // the matrices (and the padding) are left as they were
+  EXPECT_EQ(mine.d, t.d);
+  EXPECT_EQ(mine.du, t.du);
+  int64_t expect_info = 0;
+  int worse = 0;
+  for (int k = 0; k < t.count; ++k) {
+    const size_t o = static_cast<size_t>(k) * t.stride;
+    const std::vector<double> bk(t.b.begin() + o, t.b.begin() + o + t.n);
+    const Result ref = run_dgtsv(t.systems[k], bk, 1, t.n);
+    for (int i = t.n; i < t.stride && k + 1 < t.count; ++i) ASSERT_EQ(mine.b[o + i], kPad);
+    if (ref.info > 0) {
+      if (expect_info == 0) expect_info = static_cast<int64_t>(k) * t.n + ref.info;
+      // B as DGTSV leaves it (the device re-solve repeats DGTSV's operations exactly).
+      EXPECT_EQ(0, std::memcmp(mine.b.data() + o, ref.x.data(), t.n * sizeof(double)))
+          << "singular system " << k;
+      continue;
+    }
+    const zoo::Tridiagonal &a = t.systems[k];
+    const double ours = ratios::gtsv_residual(t.n, 1, a.dl.data(), a.d.data(), a.du.data(),
+                                              bk.data(), t.n, mine.b.data() + o, t.n);
+    const double theirs = ratios::gtsv_residual(t.n, 1, a.dl.data(), a.d.data(), a.du.data(),
+                                                bk.data(), t.n, ref.x.data(), t.n);
+    if (!(ours <= ratios::kThreshold) || !(ours <= 10 * std::max(theirs, 1.0))) {
+      if (++worse <= 5)
+        ADD_FAILURE() << a.name << " system " << k << ": ratio " << ours << ", dgtsv's " << theirs;
+    }
+  }
+  EXPECT_EQ(worse, 0);
+  EXPECT_EQ(info, expect_info <= INT_MAX ? expect_info : INT_MAX);
+}
+
+// Every zoo kind and size as a batch of one: the same answer as gpu_gtsv_pcr's contract.
+TEST_P(GtsvZoo, BatchOfOne) {
+  const auto &[kind, n] = GetParam();
+  check_batch(make_batch(n, n, {zoo::tridiagonal(kind, n, n)}, 9));
+}
+
+class GtsvBatch : public GtsvZoo {};
+
+// 100000 systems, the zoo's kinds mixed: thousands fail the check without pivoting (non-dominant,
+// Helmholtz, singular), which sends them to the device's pivoting re-solve.
+TEST_F(GtsvBatch, HundredThousandMixed) {
+  const std::vector<std::string> kinds = zoo::tridiagonal_kinds();
+  for (int n : {5, 33}) {
+    std::vector<zoo::Tridiagonal> sys;
+    for (int k = 0; k < 100000; ++k)
+      sys.push_back(zoo::tridiagonal(kinds[(k * 7 + k / 8) % kinds.size()], n, 100 + k));
+    check_batch(make_batch(n, n + 2, sys, 10));
+  }
+}
+
+// A few failing systems among many good ones: those few are re-solved on the host.
+TEST_F(GtsvBatch, FewFailuresAndSingular) {
+  std::vector<zoo::Tridiagonal> sys;
+  for (int k = 0; k < 300; ++k)
+    sys.push_back(zoo::tridiagonal(k == 17 ? "singular" : k % 50 == 3 ? "nondominant" : "dominant",
+                                   200, 300 + k));
+  check_batch(make_batch(200, 211, sys, 11));
+}
+
+// Systems larger than one tile (the tiled path, per system), with padding between them.
+TEST_F(GtsvBatch, LargeSystems) {
+  std::vector<zoo::Tridiagonal> sys;
+  for (int k = 0; k < 6; ++k)
+    sys.push_back(zoo::tridiagonal(k % 3 == 2 ? "helmholtz" : k % 3 ? "spd121" : "dominant",
+                                   5003, 400 + k));
+  check_batch(make_batch(5003, 5010, sys, 12));
+  check_batch(make_batch((1 << 20) + 3, (1 << 20) + 3,
+                         {zoo::tridiagonal("dominant", (1 << 20) + 3, 13),
+                          zoo::tridiagonal("spd121", (1 << 20) + 3, 14)},
+                         13));
 }
 
 }  // namespace

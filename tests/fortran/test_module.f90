@@ -60,6 +60,34 @@ contains
     call expect(info == 0 .and. info_ref == 0, 'gtsv info')
     call expect(maxval(abs(x - b)) <= 100 * eps * maxval(abs(b)), 'gtsv matches dgtsv')
     call expect(gpu_gtsv_pcr(n, nrhs, dl, d, du, x, n - 1) == -7, 'gtsv ldb check')
+    call check_gtsv_batch()
+  end subroutine
+
+  ! Three systems of order 20 at stride 23 in one set of arrays; the second one singular.
+  subroutine check_gtsv_batch()
+    integer, parameter :: n = 20, batch = 3, stride = 23
+    real(dp) :: dl(stride * batch), d(stride * batch), du(stride * batch), b(stride * batch)
+    real(dp) :: x(stride * batch), dl2(n-1), d2(n), du2(n-1), bk(n)
+    integer :: info, info_ref, k, o
+    call fill(dl, 11); call fill(du, 12); call fill(d, 13); d = d + 3.0_dp
+    call fill(b, 14)
+    d(stride + 5) = 0.0_dp; dl(stride + 4) = 0.0_dp; dl(stride + 5) = 0.0_dp
+    du(stride + 4) = 0.0_dp; du(stride + 5) = 0.0_dp
+    x = b
+    info = gpu_gtsv_pcr_batch(n, batch, dl, d, du, x, stride)
+    do k = 0, batch - 1
+      o = k * stride
+      dl2 = dl(o+1:o+n-1); d2 = d(o+1:o+n); du2 = du(o+1:o+n-1); bk = b(o+1:o+n)
+      call dgtsv(n, 1, dl2, d2, du2, bk, n, info_ref)
+      if (k == 1) then
+        call expect(info_ref == 5 .and. info == 1 * n + 5, 'gtsv_batch info encodes system 1, row 5')
+      else
+        call expect(info_ref == 0, 'gtsv_batch reference')
+        call expect(maxval(abs(x(o+1:o+n) - bk)) <= 100 * eps * maxval(abs(bk)), &
+                    'gtsv_batch matches dgtsv')
+      end if
+    end do
+    call expect(gpu_gtsv_pcr_batch(n, batch, dl, d, du, x, n - 1) == -7, 'gtsv_batch stride check')
   end subroutine
 
   subroutine check_getrf()

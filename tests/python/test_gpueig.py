@@ -140,6 +140,42 @@ def test_gtsv_validation():
         gpueig.gtsv(np.ones(2), np.ones(3, dtype=complex), np.ones(2), np.ones(3))
 
 
+@pytest.mark.parametrize("n,batch", [(1, 3), (2, 1), (37, 1000), (3000, 3)])
+def test_gtsv_batch_matches_solve_banded(n, batch):
+    dl, du = rng.uniform(-1, 1, (batch, n - 1)), rng.uniform(-1, 1, (batch, n - 1))
+    d = 3 + rng.uniform(0, 1, (batch, n))
+    b = rng.uniform(-1, 1, (batch, n))
+    keep = [a.copy() for a in (dl, d, du, b)]
+    x = gpueig.gtsv_batch(dl, d, du, b)
+    assert x.shape == (batch, n)
+    for a, k in zip((dl, d, du, b), keep):
+        assert np.array_equal(a, k), "inputs must not be modified"
+    for k in range(0, batch, max(1, batch // 10)):
+        ref = sla.solve_banded((1, 1), banded(dl[k], d[k], du[k]), b[k])
+        assert np.allclose(x[k], ref, rtol=1e-13, atol=1e-13)
+
+
+def test_gtsv_batch_singular_system_reported():
+    n, batch = 4, 5
+    dl, du = np.full((batch, n - 1), -1.0), np.full((batch, n - 1), -1.0)
+    d, b = np.full((batch, n), 4.0), np.ones((batch, n))
+    d[3, 2], dl[3, 1], dl[3, 2], du[3, 1], du[3, 2] = 0, 0, 0, 0, 0
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.gtsv_batch(dl, d, du, b)
+    assert (err.value.system, err.value.row, err.value.info) == (3, 3, 3 * n + 3)
+    ref = sla.solve_banded((1, 1), banded(dl[0], d[0], du[0]), b[0])
+    assert np.allclose(err.value.x[0], ref)
+
+
+def test_gtsv_batch_validation():
+    with pytest.raises(ValueError):
+        gpueig.gtsv_batch(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 2)), np.ones((2, 3)))
+    with pytest.raises(ValueError):
+        gpueig.gtsv_batch(np.ones((2, 2)), np.ones((2, 3)), np.ones((2, 2)), np.ones((3, 3)))
+    assert gpueig.gtsv_batch(np.ones((0, 2)), np.ones((0, 3)), np.ones((0, 2)),
+                             np.ones((0, 3))).shape == (0, 3)
+
+
 # ---------------------------------------------------------------- getrf
 @pytest.mark.parametrize("shape", [(1, 1), (5, 5), (64, 64), (40, 25), (25, 40)])
 def test_getrf_matches_lu_factor(shape):

@@ -142,6 +142,43 @@ def gtsv(dl, d, du, b):
     return x[:, 0].copy() if one_rhs else x
 
 
+def gtsv_batch(dl, d, du, b):
+    """Solves batch independent tridiagonal systems (gpu_gtsv_pcr_batch): row k of the arrays is
+    system k, tridiag(dl[k], d[k], du[k]) x[k] = b[k], with dl and du of shape (batch, n-1) and
+    d and b of shape (batch, n). Returns x, shape (batch, n); the inputs are not modified.
+
+    Exactly singular systems raise GpueigError with `info` (as documented in gpueig.h), `system`
+    (0-based index of the first singular system), `row` (its DGTSV INFO) and `x` (every other
+    system solved).
+    """
+    d = np.ascontiguousarray(_as_real(d, "d", 2))
+    batch, n = d.shape
+    x = np.array(_as_real(b, "b", 2), dtype=np.float64, order="C", copy=True)
+    if x.shape != (batch, n):
+        raise ValueError(f"b must have shape {(batch, n)}, got {x.shape}")
+    # The C call takes one stride for all four arrays: dl and du go into rows of length n.
+    off = np.zeros((batch, max(n, 1)))
+    lower, upper = off.copy(), off.copy()
+    for name, src, dst in (("dl", dl, lower), ("du", du, upper)):
+        arr = _as_real(src, name, 2)
+        if arr.shape != (batch, max(n - 1, 0)):
+            raise ValueError(f"{name} must have shape {(batch, max(n - 1, 0))}, got {arr.shape}")
+        dst[:, :n - 1] = arr
+    if batch == 0 or n == 0:
+        return x
+    info = _lib().gpu_gtsv_pcr_batch(n, batch, _double_ptr(lower), _double_ptr(d),
+                                     _double_ptr(upper), _double_ptr(x), n)
+    try:
+        _check("gtsv_batch", info, ["n", "batch", "dl", "d", "du", "b", "stride"],
+               lambda i: f"system {(i - 1) // n} is exactly singular (U({(i - 1) % n + 1},"
+                         f"{(i - 1) % n + 1}) = 0)")
+    except GpueigError as err:
+        if info > 0:
+            err.system, err.row, err.x = (info - 1) // n, (info - 1) % n + 1, x
+        raise
+    return x
+
+
 def getrf(a):
     """LU factorization with partial pivoting, A = P L U (LAPACK dgetrf), of an m x n array.
 

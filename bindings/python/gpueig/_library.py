@@ -14,6 +14,7 @@ _SIGNATURES = {
     "gpu_stebz": (_c_int, [_c_char, _c_char, _c_int, _c_double, _c_double, _c_int, _c_int,
                            _c_double, _pd, _pd, _pi, _pi, _pd, _pi, _pi]),
     "gpu_gtsv_pcr": (_c_int, [_c_int, _c_int, _pd, _pd, _pd, _pd, _c_int]),
+    "gpu_gtsv_pcr_batch": (_c_int, [_c_int, _c_int, _pd, _pd, _pd, _pd, _c_int]),
     "gpu_getrf_crout": (_c_int, [_c_int, _c_int, _pd, _c_int, _pi]),
     "gpu_toeplitz_eig": (_c_int, [_c_char, _c_char, _c_int, _pd, _c_double, _c_double, _c_int,
                                   _c_int, _c_double, _pi, _pd, _pd, _c_int]),

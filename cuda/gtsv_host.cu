@@ -1,0 +1,153 @@
+// gpu_gtsv_pcr and gpu_gtsv_pcr_batch with host pointers: transfers through the pinned ring,
+// the device solve (cuda/gtsv.cu), and the re-solve of systems that fail their check.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "gtsv.hpp"
+#include "staging.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr size_t kD = sizeof(double);
+
+// From this many failed systems on, they are re-solved on the device (one thread each); fewer
+// go back to the host, where one DGTSV call is faster than a lone GPU thread.
+constexpr size_t kDevicePivotMin = 32;
+
+// Device bytes per batch group; larger batches are processed group by group.
+constexpr size_t kGroupBytes = size_t(1) << 30;
+
+struct Buffers {  // device copies: matrix columns at stride n, b and x
+  double *dl, *d, *du, *b, *x;
+  void *work;
+};
+
+Status carve(Context &ctx, int64_t n, int64_t mcols, int64_t ncol, Buffers *out) {
+  const size_t solve = gtsv_workspace_bytes(n, ncol, mcols == 1);
+  const size_t mat = 3 * n * mcols * kD, vec = n * ncol * kD;
+  void *w = nullptr;
+  Status s = ctx.workspace(solve + mat + 2 * vec + 256, &w);
+  if (!s) return s;
+  char *p = static_cast<char *>(w);
+  out->work = p;
+  double *m = reinterpret_cast<double *>(p + (solve + 255) / 256 * 256);
+  out->dl = m;
+  out->d = m + n * mcols;
+  out->du = m + 2 * n * mcols;
+  out->b = m + 3 * n * mcols;
+  out->x = out->b + n * ncol;
+  return Status::success();
+}
+
+// Uploads `cols` matrices (host stride hs elements, device stride n).
+Status upload_matrix(Context &ctx, int64_t n, int64_t cols, const double *dl, const double *d,
+                     const double *du, int64_t hs, const Buffers &buf) {
+  Status s = upload(ctx, buf.d, n * kD, d, hs * kD, n * kD, cols);
+  if (s && n > 1) s = upload(ctx, buf.dl, n * kD, dl, hs * kD, (n - 1) * kD, cols);
+  if (s && n > 1) s = upload(ctx, buf.du, n * kD, du, hs * kD, (n - 1) * kD, cols);
+  return s;
+}
+
+}  // namespace
+
+Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+            double *b, int64_t ldb) {
+  DeviceScope scope;
+  if (!scope.status()) return scope.status();
+  Context *ctx = nullptr;
+  Status s = Context::get(ctx);
+  if (!s) return s;
+  Buffers buf;
+  if (!(s = carve(*ctx, n, 1, nrhs, &buf)) ||
+      !(s = upload_matrix(*ctx, n, 1, dl, d, du, n, buf)) ||
+      !(s = upload(*ctx, buf.b, n * kD, b, ldb * kD, n * kD, nrhs)))
+    return s;
+  GtsvColumns p;
+  p.n = n;
+  p.ncol = nrhs;
+  p.dl = buf.dl;
+  p.d = buf.d;
+  p.du = buf.du;
+  p.ms = 0;
+  p.b = buf.b;
+  p.bs = n;
+  p.x = buf.x;
+  p.xs = n;
+  std::vector<int64_t> failed;
+  if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
+      !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
+    return s;
+  if (!failed.empty())  // one matrix: DGTSV on the host solves all right-hand sides at once
+    return Status::fail(Status::unsafe, "the solve without pivoting failed its check for " +
+                                            std::to_string(failed.size()) +
+                                            " right-hand side(s)");
+  if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs)))
+    return Status::fail(Status::output_lost, s.reason);
+  return s;
+}
+
+Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
+                  double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done) {
+  DeviceScope scope;
+  if (!scope.status()) return scope.status();
+  Context *ctx = nullptr;
+  Status s = Context::get(ctx);
+  if (!s) return s;
+  redo->clear();
+  *done = 0;
+  const int64_t per = static_cast<int64_t>(
+      std::max<size_t>(1, kGroupBytes / (static_cast<size_t>(n) * 6 * kD)));
+  for (int64_t c0 = 0; c0 < batch; c0 += per) {
+    const int64_t g = std::min(per, batch - c0);
+    const size_t off = static_cast<size_t>(c0) * stride;
+    Buffers buf;
+    if (!(s = carve(*ctx, n, g, g, &buf)) ||
+        !(s = upload_matrix(*ctx, n, g, dl + off, d + off, du + off, stride, buf)) ||
+        !(s = upload(*ctx, buf.b, n * kD, b + off, stride * kD, n * kD, g)))
+      return s;
+    GtsvColumns p;
+    p.n = n;
+    p.ncol = g;
+    p.dl = buf.dl;
+    p.d = buf.d;
+    p.du = buf.du;
+    p.ms = n;
+    p.b = buf.b;
+    p.bs = n;
+    p.x = buf.x;
+    p.xs = n;
+    std::vector<int64_t> failed;
+    if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
+        !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
+      return s;
+    const bool on_device = failed.size() >= kDevicePivotMin;
+    std::vector<int> info;
+    if (on_device) {
+      void *scratch = nullptr;
+      if (!(s = check(cudaMalloc(&scratch, gtsv_pivot_scratch_bytes(n, failed.size())),
+                      "cudaMalloc")))
+        return s;
+      s = gtsv_pivot(ctx->stream(), p, failed, scratch, &info);
+      cudaFree(scratch);
+      if (!s) return s;
+    } else {
+      // Left to the host: put the original b back in x, so the download leaves b untouched.
+      for (int64_t c : failed)
+        if (!(s = check(cudaMemcpyAsync(buf.x + c * n, buf.b + c * n, n * kD,
+                                        cudaMemcpyDeviceToDevice, ctx->stream()),
+                        "cudaMemcpyAsync")))
+          return s;
+    }
+    if (!(s = download(*ctx, b + off, stride * kD, buf.x, n * kD, n * kD, g)))
+      return Status::fail(Status::output_lost, s.reason);
+    for (size_t k = 0; k < failed.size(); ++k)
+      redo->push_back({c0 + failed[k], on_device ? info[k] : -1});
+    *done = c0 + g;
+  }
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
