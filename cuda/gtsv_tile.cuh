@@ -32,14 +32,28 @@ __device__ __forceinline__ void group_sync() {
     __syncthreads();
 }
 
+// 1/x without IEEE division's slow-path branch: the hardware approximation refined by two
+// Newton steps (error ~1 ulp, not correctly rounded). x = 0, Inf or NaN (and subnormal x, which
+// the approximation flushes to 0) give NaN, which the residual check turns into a re-solve. The
+// division it replaces was the kernels' main latency (a long dependent chain per row).
+__device__ __forceinline__ double rcp(double x) {
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  double e = fma(-x, y, 1.0);
+  y = fma(y, e, y);
+  e = fma(-x, y, 1.0);
+  return fma(y, e, y);
+}
+
 template <int T, int M, int K>
 struct Shared {
   static constexpr int kCap = T * M;
   // The tile as loaded (originals, kept for the residual): a x_{i-1} + b x_i + c x_{i+1} = r.
   double a[slots(kCap)], b[slots(kCap)], c[slots(kCap)], r[slots(kCap)];
-  // The 2T-row system of chunk ends, double-buffered for PCR; then its solution.
-  double ra[2][2 * T], rb[2][2 * T], rc[2][2 * T], rr[2][K][2 * T];
-  double scratch[T / 32 > 0 ? T / 32 : 1];  // group reductions
+  // The 2T-row system of chunk ends, double-buffered for PCR, with 1/b of each row (ri); then
+  // its solution.
+  double ra[2][2 * T], ri[2][2 * T], rc[2][2 * T], rr[2][K][2 * T];
+  double scratch[3 * (T / 32)];  // group reductions
 };
 
 // A row of the tile as a thread sees it in registers: K right-hand sides.
@@ -63,7 +77,7 @@ __device__ __forceinline__ void sweep(const Row<K> (&rows)[M], Chunk<M, K> &ck, 
   static_assert(M >= 2, "a chunk has a first and a last row");
   // Forward: rows 1..M-1 become  p_k x_s + x_k + q_k x_{k+1} = r_k  (row 0 is x_s's own row).
   {
-    const double inv = 1.0 / rows[1].b;
+    const double inv = rcp(rows[1].b);
     ck.p[1] = rows[1].a * inv;
     ck.q[1] = rows[1].c * inv;
 #pragma unroll
@@ -72,7 +86,7 @@ __device__ __forceinline__ void sweep(const Row<K> (&rows)[M], Chunk<M, K> &ck, 
 #pragma unroll
   for (int k = 2; k < M; ++k) {
     const double a = rows[k].a;
-    const double inv = 1.0 / (rows[k].b - a * ck.q[k - 1]);
+    const double inv = rcp(rows[k].b - a * ck.q[k - 1]);
     ck.p[k] = -a * ck.p[k - 1] * inv;
     ck.q[k] = rows[k].c * inv;
 #pragma unroll
@@ -121,13 +135,16 @@ __device__ __forceinline__ void solve_ends(Shared<T, M, K> &sh, int t, const Row
     for (int h = 0; h < 2; ++h) {
       const int i = 2 * t + h;
       sh.ra[0][i] = mine[h].a;
-      sh.rb[0][i] = mine[h].b;
+      sh.ri[0][i] = rcp(mine[h].b);
       sh.rc[0][i] = mine[h].c;
 #pragma unroll
       for (int j = 0; j < K; ++j) sh.rr[0][j][i] = mine[h].r[j];
     }
   }
   group_sync<T>();
+  // A row is kept as a x_{i-s} + x_i / ri + c x_{i+s} = r: each step needs the neighbours' 1/b,
+  // computed once by the row's owner.
+  double bcur[2] = {s.b, e.b};
 #pragma unroll 1
   for (int stride = 1; stride < N; stride *= 2) {
     const int nxt = 1 - cur;
@@ -135,22 +152,23 @@ __device__ __forceinline__ void solve_ends(Shared<T, M, K> &sh, int t, const Row
     for (int h = 0; h < 2; ++h) {
       const int i = 2 * t + h, lo = i - stride, hi = i + stride;
       const double a = sh.ra[cur][i], c = sh.rc[cur][i];
-      double b = sh.rb[cur][i], na = 0.0, nc = 0.0, k1 = 0.0, k2 = 0.0;
+      double b = bcur[h], na = 0.0, nc = 0.0, k1 = 0.0, k2 = 0.0;
       // A zero coupling needs no elimination, and skipping it keeps a zero pivot in an unrelated
       // row from poisoning this one.
       if (lo >= 0 && a != 0.0) {
-        k1 = a / sh.rb[cur][lo];
+        k1 = a * sh.ri[cur][lo];
         na = -k1 * sh.ra[cur][lo];
         b -= k1 * sh.rc[cur][lo];
       }
       if (hi < N && c != 0.0) {
-        k2 = c / sh.rb[cur][hi];
+        k2 = c * sh.ri[cur][hi];
         nc = -k2 * sh.rc[cur][hi];
         b -= k2 * sh.ra[cur][hi];
       }
       sh.ra[nxt][i] = na;
-      sh.rb[nxt][i] = b;
+      sh.ri[nxt][i] = rcp(b);
       sh.rc[nxt][i] = nc;
+      bcur[h] = b;
 #pragma unroll
       for (int j = 0; j < K; ++j) {
         double r = sh.rr[cur][j][i];
@@ -165,8 +183,8 @@ __device__ __forceinline__ void solve_ends(Shared<T, M, K> &sh, int t, const Row
   // Every row is now decoupled; publish x in buffer 0 (free: the last step read buffer `cur`).
 #pragma unroll
   for (int j = 0; j < K; ++j) {
-    ck.xs[j] = sh.rr[cur][j][2 * t] / sh.rb[cur][2 * t];
-    ck.xe[j] = sh.rr[cur][j][2 * t + 1] / sh.rb[cur][2 * t + 1];
+    ck.xs[j] = sh.rr[cur][j][2 * t] * sh.ri[cur][2 * t];
+    ck.xe[j] = sh.rr[cur][j][2 * t + 1] * sh.ri[cur][2 * t + 1];
   }
   // Safe without a sync: if the last step wrote buffer 0, each thread reads only its own rows of
   // it; if it wrote buffer 1, everyone finished reading buffer 0 before that step's sync.
@@ -186,22 +204,32 @@ __device__ __forceinline__ double chunk_x(const Chunk<M, K> &ck, int j, int k) {
   return ck.r[j][k] - ck.p[k] * ck.xs[j] - ck.q[k] * ck.xe[j];
 }
 
-// Sum (or max) over the group; the result is valid in group thread 0.
-template <int T, int M, int K, class Op>
-__device__ __forceinline__ double group_reduce(Shared<T, M, K> &sh, int t, double v, Op op) {
+// Over the group: the sums of u and v and the max of w (w >= 0); valid in group thread 0.
+template <int T, int M, int K>
+__device__ __forceinline__ void group_reduce(Shared<T, M, K> &sh, int t, double &u, double &v,
+                                             double &w) {
 #pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+  for (int off = 16; off > 0; off >>= 1) {
+    u += __shfl_down_sync(0xffffffffu, u, off);
+    v += __shfl_down_sync(0xffffffffu, v, off);
+    w = fmax(w, __shfl_down_sync(0xffffffffu, w, off));
+  }
   if constexpr (T > 32) {
-    group_sync<T>();  // scratch may still be read by the previous reduction
-    if (t % 32 == 0) sh.scratch[t / 32] = v;
+    constexpr int W = T / 32;
+    if (t % 32 == 0) {
+      sh.scratch[t / 32] = u;
+      sh.scratch[W + t / 32] = v;
+      sh.scratch[2 * W + t / 32] = w;
+    }
     group_sync<T>();
-    if (t < 32) {
-      v = t < T / 32 ? sh.scratch[t] : 0.0;  // 0: identity of sum, and of max over |.|
-#pragma unroll
-      for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+    if (t == 0) {
+      for (int k = 1; k < W; ++k) {
+        u += sh.scratch[k];
+        v += sh.scratch[W + k];
+        w = fmax(w, sh.scratch[2 * W + k]);
+      }
     }
   }
-  return v;
 }
 
 }  // namespace gpueig::gpu::tile
