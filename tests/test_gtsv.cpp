@@ -227,6 +227,14 @@ TEST_F(GtsvBatch, HundredThousandMixed) {
   }
 }
 
+// The same mix at a size the sanitizers can run: still hundreds of device re-solves.
+TEST_F(GtsvBatch, MixedDevicePivot) {
+  const std::vector<std::string> kinds = zoo::tridiagonal_kinds();
+  std::vector<zoo::Tridiagonal> sys;
+  for (int k = 0; k < 2000; ++k) sys.push_back(zoo::tridiagonal(kinds[k % kinds.size()], 33, k));
+  check_batch(make_batch(33, 35, sys, 14));
+}
+
 // A few failing systems among many good ones: those few are re-solved on the host.
 TEST_F(GtsvBatch, FewFailuresAndSingular) {
   std::vector<zoo::Tridiagonal> sys;
