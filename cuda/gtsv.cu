@@ -2,11 +2,12 @@
 //
 // A system that fits one tile (n <= 2048) is solved wholly inside one thread group: loaded into
 // shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A larger system is cut into
-// tiles of about kBig rows. Pass 1 (reduce_tiles) solves each tile with its first and last unknowns
+// tiles of about kBig rows. Pass 1 (tile_pass) solves each tile with its first and last unknowns
 // as symbolic boundary values and keeps only two rows per tile: the equations of those two
 // unknowns once the tile's interior is eliminated. Those rows form a tridiagonal system of
-// 2 * tiles unknowns, solved the same way (recursively). Pass 2 (solve_tiles) re-reads each tile,
-// now with both boundary values known, solves it, checks the residual of every row and writes x.
+// 2 * tiles unknowns, solved the same way (recursively). Pass 2 re-reads each tile, repeats the
+// same elimination, forms x from the now known boundary values, checks the residual of every
+// row and writes x.
 // Traffic: the matrix and b read twice, x written once, the reduced systems are ~1% extra.
 //
 // No step pivots. Every column's result is judged by LAPACK's DGTT02 residual ratio, computed
@@ -99,19 +100,6 @@ __device__ __forceinline__ void load_tile(Shared<T, M, K> &sh, const GtsvColumns
   }
 }
 
-// The thread's M rows from the shared tile, with tile rows 0 and len-1 replaced by identity rows
-// when `ends` is set (their values then come in through the right-hand sides).
-template <int T, int M, int K>
-__device__ __forceinline__ void my_rows(const Shared<T, M, K> &sh, int t, int64_t len, bool ends,
-                                        Row<1> (&rows)[M]) {
-#pragma unroll
-  for (int k = 0; k < M; ++k) {
-    const int i = t * M + k;
-    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)]}};
-    if (ends && (i == 0 || i == len - 1)) rows[k] = {0.0, 1.0, 0.0, {0.0}};
-  }
-}
-
 // Above 48 KiB of shared memory a kernel must opt in; once per kernel.
 template <auto Kernel>
 void set_smem(size_t bytes) {
@@ -122,127 +110,19 @@ void set_smem(size_t bytes) {
   });
 }
 
-// Pass 1 of the multi-tile path: for tile j of a column, the equations of its first unknown F_j
-// and last unknown E_j after eliminating its interior:
-//   row 2j:   a E_{j-1} + b F_j + c E_j     = r
-//   row 2j+1: a F_j     + b E_j + c F_{j+1} = r
-// written as rows 2j, 2j+1 of the column's reduced system (gtsv layout, column stride nred;
-// the matrix only once when it is shared). The interior is solved for three right-hand sides:
-// b with zero boundary values, and unit values at each boundary (K = 3), which gives rows 1 and
-// len-2 as affine functions of F_j and E_j.
-template <int T, int M, int G>
-__global__ void __launch_bounds__(T *G)
-    reduce_tiles(GtsvColumns p, int64_t tiles, GtsvColumns red) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int t = threadIdx.x % T, grp = threadIdx.x / T;
-  auto &sh = reinterpret_cast<Shared<T, M, 3> *>(smem)[grp];
-  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
-  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
-  const Place q = place(p, tiles, item);
-  const int64_t j = tile_of(p, tiles, item);
-  load_tile(sh, p, t, q);
-  tile::group_sync<T>();
-
-  Row<3> rows[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) {
-    const int i = t * M + k;
-    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)], 0.0, 0.0}};
-    if (i == 0) rows[k] = {0.0, 1.0, 0.0, {0.0, 1.0, 0.0}};
-    if (i == q.len - 1) rows[k] = {0.0, 1.0, 0.0, {0.0, 0.0, 1.0}};
-  }
-  Chunk<M, 3> ck;
-  Row<3> s, e;
-  tile::sweep<M, 3>(rows, ck, s, e);
-  tile::solve_ends<T, M, 3>(sh, t, s, e, ck);
-
-  // z(i) = (x_i for b, for F_j = 1, for E_j = 1) at i = 1 and i = len-2; parked in ra[1].
-  double *z = sh.ra[1];
-#pragma unroll
-  for (int k = 0; k < M; ++k) {
-    const int i = t * M + k;
-    if (i == 1 || i == q.len - 2) {
-      const int at = (i == 1 ? 0 : 3);
-#pragma unroll
-      for (int jj = 0; jj < 3; ++jj) z[at + jj] = tile::chunk_x<M, 3>(ck, jj, k);
-    }
-  }
-  tile::group_sync<T>();
-  if (t == 0) {
-    const int L = static_cast<int>(q.len);
-    const double a0 = sh.a[slot(0)], b0 = sh.b[slot(0)], c0 = sh.c[slot(0)], r0 = sh.r[slot(0)];
-    const double al = sh.a[slot(L - 1)], bl = sh.b[slot(L - 1)], cl = sh.c[slot(L - 1)],
-                 rl = sh.r[slot(L - 1)];
-    // x_1 = z0 + z1 F + z2 E in row 0; x_{len-2} likewise in row len-1.
-    const double fb = b0 + c0 * z[1], fc = c0 * z[2], fr = r0 - c0 * z[0];
-    const double ea = al * z[4], eb = bl + al * z[5], er = rl - al * z[3];
-    const int64_t nred = red.n, f = 2 * j;
-    double *rb = const_cast<double *>(red.b) + q.col * red.bs;
-    rb[f] = fr;
-    rb[f + 1] = er;
-    if (p.ms != 0 || q.col == 0) {
-      const int64_t base = q.col * red.ms;
-      double *dl = const_cast<double *>(red.dl) + base, *d = const_cast<double *>(red.d) + base,
-             *du = const_cast<double *>(red.du) + base;
-      if (f > 0) dl[f - 1] = a0;
-      d[f] = fb;
-      du[f] = fc;
-      dl[f] = ea;
-      d[f + 1] = eb;
-      if (f + 1 < nred - 1) du[f + 1] = cl;
-    }
-  }
-}
-
-// Solves whole tiles: a column that fits one tile (tiles = 1, xr = nullptr), or pass 2 of the
-// multi-tile path, where xr holds each column's reduced solution (F_j, E_j pairs, column stride
-// xrs) and so the boundary values of every tile. With `chk`, also accumulates the column's
-// residual sums. G groups of T threads per block, one tile per group.
-template <int T, int M, int G>
-__global__ void __launch_bounds__(T *G)
-    solve_tiles(GtsvColumns p, int64_t tiles, const double *xr, int64_t xrs, Check *chk) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int t = threadIdx.x % T, grp = threadIdx.x / T;
-  auto &sh = reinterpret_cast<Shared<T, M, 1> *>(smem)[grp];
-  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
-  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
-  const Place q = place(p, tiles, item);
-  const int64_t j = tile_of(p, tiles, item);
+// With x of the thread's rows known (left/right: x just outside the tile): adds the rows'
+// residual sums to the column's check and stores x, coalesced through shared memory.
+template <int T, int M, int K>
+__device__ __forceinline__ void finish_tile(Shared<T, M, K> &sh, const GtsvColumns &p,
+                                            const Place &q, int t, const double (&x)[M],
+                                            double left, double right, Check *chk) {
   const int L = static_cast<int>(q.len);
-  load_tile(sh, p, t, q);
-
-  // Values next to and at the tile's ends, known from the reduced solution.
-  double left = 0.0, right = 0.0, first = 0.0, last = 0.0;
-  if (xr) {
-    const double *v = xr + q.col * xrs;
-    first = v[2 * j];
-    last = v[2 * j + 1];
-    if (j > 0) left = v[2 * j - 1];
-    if (j < tiles - 1) right = v[2 * j + 2];
-  }
+  double *ends = sh.rr[1][0];  // free once the PCR is done
+  ends[2 * t] = x[0];
+  ends[2 * t + 1] = x[M - 1];
   tile::group_sync<T>();
-
-  Row<1> rows[M];
-  my_rows(sh, t, L, xr != nullptr, rows);
-  if (xr) {
-#pragma unroll
-    for (int k = 0; k < M; ++k) {
-      if (t * M + k == 0) rows[k].r[0] = first;
-      if (t * M + k == L - 1) rows[k].r[0] = last;
-    }
-  }
-  Chunk<M, 1> ck;
-  Row<1> s, e;
-  tile::sweep<M, 1>(rows, ck, s, e);
-  tile::solve_ends<T, M, 1>(sh, t, s, e, ck);
-
-  double x[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M, 1>(ck, 0, k);
-
   if (chk) {
     const double *dl = p.dl + q.col * p.ms, *du = p.du + q.col * p.ms;
-    const double *ends = sh.rr[0][0];  // chunk end values of the whole tile
     double rsum = 0.0, xsum = 0.0, amax = 0.0;
 #pragma unroll
     for (int k = 0; k < M; ++k) {
@@ -270,13 +150,130 @@ __global__ void __launch_bounds__(T *G)
       atomicMax(&c.anorm_bits, static_cast<unsigned long long>(__double_as_longlong(amax)));
     }
   }
-  // Out through shared memory, so the stores are coalesced.
   tile::group_sync<T>();
 #pragma unroll
   for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
   tile::group_sync<T>();
   double *out = p.x + q.col * p.xs + q.r0;
   for (int i = t; i < L; i += T) out[i] = sh.r[slot(i)];
+}
+
+// The two passes of the multi-tile path. Each tile is solved with its first and last unknowns,
+// F_j and E_j, as symbolic boundary values: for three right-hand sides (b with zero boundary
+// values, F_j = 1, E_j = 1), so every row becomes x_i = z0_i + z1_i F_j + z2_i E_j.
+// Pass 1 (Finish = false) keeps two rows per tile, the equations of F_j and E_j once rows 1 and
+// len-2 are substituted:
+//   row 2j:   a E_{j-1} + b F_j + c E_j     = r
+//   row 2j+1: a F_j     + b E_j + c F_{j+1} = r
+// written as rows 2j, 2j+1 of the column's reduced system `red` (gtsv layout, column stride
+// red.n; the matrix only once when it is shared).
+// Pass 2 (Finish = true) reads F_j, E_j and their neighbours from red.x and forms every x_i from
+// the same z: recomputing the tile with F_j and E_j as plain values would be another rounding
+// of an interior that can be ill-conditioned (a Laplacian's grows with len^2), and the boundary
+// rows' residuals would show it.
+template <int T, int M, int G, bool Finish>
+__global__ void __launch_bounds__(T *G)
+    tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int t = threadIdx.x % T, grp = threadIdx.x / T;
+  auto &sh = reinterpret_cast<Shared<T, M, 3> *>(smem)[grp];
+  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
+  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
+  const Place q = place(p, tiles, item);
+  const int64_t j = tile_of(p, tiles, item);
+  const int L = static_cast<int>(q.len);
+  load_tile(sh, p, t, q);
+  tile::group_sync<T>();
+
+  Row<3> rows[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)], 0.0, 0.0}};
+    if (i == 0) rows[k] = {0.0, 1.0, 0.0, {0.0, 1.0, 0.0}};
+    if (i == L - 1) rows[k] = {0.0, 1.0, 0.0, {0.0, 0.0, 1.0}};
+  }
+  Chunk<M, 3> ck;
+  Row<3> s, e;
+  tile::sweep<M, 3>(rows, ck, s, e);
+  tile::solve_ends<T, M, 3>(sh, t, s, e, ck);
+
+  if constexpr (Finish) {
+    const double *v = red.x + q.col * red.xs;
+    const double f = v[2 * j], l = v[2 * j + 1];
+    const double left = j > 0 ? v[2 * j - 1] : 0.0, right = j < tiles - 1 ? v[2 * j + 2] : 0.0;
+    double x[M];
+#pragma unroll
+    for (int k = 0; k < M; ++k)
+      x[k] = tile::chunk_x<M, 3>(ck, 0, k) + tile::chunk_x<M, 3>(ck, 1, k) * f +
+             tile::chunk_x<M, 3>(ck, 2, k) * l;
+    finish_tile(sh, p, q, t, x, left, right, chk);
+  } else {
+    // z at rows 1 and len-2 (len >= kBig/2, so distinct), parked in ra[1].
+    double *z = sh.ra[1];
+#pragma unroll
+    for (int k = 0; k < M; ++k) {
+      const int i = t * M + k;
+      if (i == 1 || i == L - 2) {
+        const int at = (i == 1 ? 0 : 3);
+#pragma unroll
+        for (int jj = 0; jj < 3; ++jj) z[at + jj] = tile::chunk_x<M, 3>(ck, jj, k);
+      }
+    }
+    tile::group_sync<T>();
+    if (t == 0) {
+      const double a0 = sh.a[slot(0)], b0 = sh.b[slot(0)], c0 = sh.c[slot(0)],
+                   r0 = sh.r[slot(0)];
+      const double al = sh.a[slot(L - 1)], bl = sh.b[slot(L - 1)], cl = sh.c[slot(L - 1)],
+                   rl = sh.r[slot(L - 1)];
+      // x_1 = z0 + z1 F + z2 E in row 0; x_{len-2} likewise in row len-1.
+      const double fb = b0 + c0 * z[1], fc = c0 * z[2], fr = r0 - c0 * z[0];
+      const double ea = al * z[4], eb = bl + al * z[5], er = rl - al * z[3];
+      const int64_t nred = red.n, f = 2 * j;
+      double *rb = const_cast<double *>(red.b) + q.col * red.bs;
+      rb[f] = fr;
+      rb[f + 1] = er;
+      if (p.ms != 0 || q.col == 0) {
+        const int64_t base = q.col * red.ms;
+        double *dl = const_cast<double *>(red.dl) + base, *d = const_cast<double *>(red.d) + base,
+               *du = const_cast<double *>(red.du) + base;
+        if (f > 0) dl[f - 1] = a0;
+        d[f] = fb;
+        du[f] = fc;
+        dl[f] = ea;
+        d[f + 1] = eb;
+        if (f + 1 < nred - 1) du[f + 1] = cl;
+      }
+    }
+  }
+}
+
+// A column that fits one tile, solved whole: G groups of T threads per block, one column each.
+template <int T, int M, int G>
+__global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int t = threadIdx.x % T, grp = threadIdx.x / T;
+  auto &sh = reinterpret_cast<Shared<T, M, 1> *>(smem)[grp];
+  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
+  if (item >= p.ncol) return;  // only whole warps leave (G > 1 implies T = 32)
+  const Place q = place(p, 1, item);
+  load_tile(sh, p, t, q);
+  tile::group_sync<T>();
+
+  Row<1> rows[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)]}};
+  }
+  Chunk<M, 1> ck;
+  Row<1> s, e;
+  tile::sweep<M, 1>(rows, ck, s, e);
+  tile::solve_ends<T, M, 1>(sh, t, s, e, ck);
+  double x[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M, 1>(ck, 0, k);
+  finish_tile(sh, p, q, t, x, 0.0, 0.0, chk);
 }
 
 __global__ void judge(int64_t ncol, const Check *chk, Judged *verdict, int64_t *list) {
@@ -293,23 +290,21 @@ __global__ void judge(int64_t ncol, const Check *chk, Judged *verdict, int64_t *
 // ---- launch plumbing --------------------------------------------------------------------------
 
 template <int T, int M, int G>
-void launch_solve(cudaStream_t st, const GtsvColumns &p, int64_t tiles, const double *xr,
-                  int64_t xrs, Check *chk) {
+void launch_solve(cudaStream_t st, const GtsvColumns &p, Check *chk) {
   const size_t bytes = sizeof(Shared<T, M, 1>) * G;
   set_smem<solve_tiles<T, M, G>>(bytes);
-  const int64_t items = p.ncol * tiles;
-  solve_tiles<T, M, G><<<static_cast<unsigned>((items + G - 1) / G), T * G, bytes, st>>>(
-      p, tiles, xr, xrs, chk);
+  solve_tiles<T, M, G>
+      <<<static_cast<unsigned>((p.ncol + G - 1) / G), T * G, bytes, st>>>(p, chk);
 }
 
 // One tile per column: the smallest tile that holds n rows.
 void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk) {
-  if (p.n <= 64) return launch_solve<32, 2, 4>(st, p, 1, nullptr, 0, chk);
-  if (p.n <= 128) return launch_solve<32, 4, 4>(st, p, 1, nullptr, 0, chk);
-  if (p.n <= 256) return launch_solve<32, 8, 4>(st, p, 1, nullptr, 0, chk);
-  if (p.n <= 512) return launch_solve<64, 8, 1>(st, p, 1, nullptr, 0, chk);
-  if (p.n <= 1024) return launch_solve<128, 8, 1>(st, p, 1, nullptr, 0, chk);
-  return launch_solve<256, 8, 1>(st, p, 1, nullptr, 0, chk);
+  if (p.n <= 64) return launch_solve<32, 2, 4>(st, p, chk);
+  if (p.n <= 128) return launch_solve<32, 4, 4>(st, p, chk);
+  if (p.n <= 256) return launch_solve<32, 8, 4>(st, p, chk);
+  if (p.n <= 512) return launch_solve<64, 8, 1>(st, p, chk);
+  if (p.n <= 1024) return launch_solve<128, 8, 1>(st, p, chk);
+  return launch_solve<256, 8, 1>(st, p, chk);
 }
 
 // The sizes of the reduced systems, top level first (empty when n fits one tile).
@@ -336,10 +331,20 @@ size_t levels_bytes(int64_t n, int64_t ncol, bool shared) {
   return bytes;
 }
 
+void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk);
+
 // Pass 1 for every tile of every column, then the reduced system, then pass 2.
 template <int T, int M, int G>
 void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red, int64_t tiles,
-                  char *arena, Check *chk);
+                  char *arena, Check *chk) {
+  const size_t bytes = sizeof(Shared<T, M, 3>) * G;
+  set_smem<tile_pass<T, M, G, false>>(bytes);
+  set_smem<tile_pass<T, M, G, true>>(bytes);
+  const unsigned grid = static_cast<unsigned>((p.ncol * tiles + G - 1) / G);
+  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, nullptr);
+  solve_level(st, red, arena, nullptr);
+  tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk);
+}
 
 // Solves p (all columns) with the reduced systems carved from `arena`; `chk` only at the top.
 void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk) {
@@ -365,18 +370,6 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk)
   red.x = xr;
   red.xs = m;
   launch_tiled<kBigT, kBigM, kBigG>(st, p, red, tiles, arena, chk);
-}
-
-template <int T, int M, int G>
-void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red, int64_t tiles,
-                  char *arena, Check *chk) {
-  const size_t bytes = sizeof(Shared<T, M, 3>) * G;
-  set_smem<reduce_tiles<T, M, G>>(bytes);
-  const int64_t items = p.ncol * tiles;
-  reduce_tiles<T, M, G>
-      <<<static_cast<unsigned>((items + G - 1) / G), T * G, bytes, st>>>(p, tiles, red);
-  solve_level(st, red, arena, nullptr);
-  launch_solve<T, M, G>(st, p, tiles, red.x, red.n, chk);
 }
 
 }  // namespace
