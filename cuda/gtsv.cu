@@ -413,6 +413,17 @@ Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
   return Status::success();
 }
 
+double gtsv_ratio(cudaStream_t st, const GtsvColumns &p, void *work, int64_t col) {
+  Check c{};
+  if (cudaMemcpyAsync(&c, static_cast<const Check *>(work) + col, sizeof c,
+                      cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+      cudaStreamSynchronize(st) != cudaSuccess)
+    return NAN;
+  double anorm;
+  std::memcpy(&anorm, &c.anorm_bits, sizeof anorm);
+  return c.rsum / anorm / c.xsum / kUnitRoundoff;
+}
+
 // ---- the pivoting re-solve --------------------------------------------------------------------
 
 namespace {

@@ -45,6 +45,9 @@ Status gtsv_enqueue(cudaStream_t stream, const GtsvColumns &p, void *work);
 Status gtsv_failed(cudaStream_t stream, const GtsvColumns &p, void *work,
                    std::vector<int64_t> *failed);
 
+// The residual ratio column `col`'s result was judged by (after gtsv_failed), for messages.
+double gtsv_ratio(cudaStream_t stream, const GtsvColumns &p, void *work, int64_t col);
+
 // Re-solves the listed columns on the device by DGTSV's own algorithm (partial pivoting, the
 // same operations in the same order), one thread per column: x_c receives what DGTSV leaves in
 // B, info[k] DGTSV's INFO for column failed[k]. Requires ms != 0. Needs `scratch` of

@@ -81,9 +81,11 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
       !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
     return s;
   if (!failed.empty())  // one matrix: DGTSV on the host solves all right-hand sides at once
-    return Status::fail(Status::unsafe, "the solve without pivoting failed its check for " +
-                                            std::to_string(failed.size()) +
-                                            " right-hand side(s)");
+    return Status::fail(Status::unsafe,
+                        "the solve without pivoting failed its check for " +
+                            std::to_string(failed.size()) + " right-hand side(s) (ratio " +
+                            std::to_string(gtsv_ratio(ctx->stream(), p, buf.work, failed[0])) +
+                            ", limit " + std::to_string(kGtsvResidualLimit) + ")");
   if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs)))
     return Status::fail(Status::output_lost, s.reason);
   return s;
