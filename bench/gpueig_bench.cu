@@ -150,17 +150,8 @@ void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
   // Ours is out of place (b stays for a re-solve), so it needs no reset. The timed region is
   // the whole solve with its residual check and verdict on the device; reading the verdict back
   // (8 bytes) is not timed, as a cuSPARSE user's later synchronization is not.
-  gpueig::gpu::GtsvColumns p;
-  p.n = n;
-  p.ncol = 1;
-  p.dl = ddl;
-  p.d = dd;
-  p.du = ddu;
-  p.ms = n;
-  p.b = b0;
-  p.bs = n;
-  p.x = ours_x;
-  p.xs = n;
+  const gpueig::gpu::GtsvColumns p =
+      gpueig::gpu::packed_columns(n, 1, ddl, dd, ddu, n, b0, ours_x);
   std::string backend = "gpu";
   double ours = device_ms(s, reps, [] {}, [&] {
     gpueig::gpu::Status st = gpueig::gpu::gtsv_enqueue(s, p, work);
@@ -221,17 +212,8 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
   double *dcdl = device_copy(cdl), *b0 = device_copy(b), *x = device_copy(b), *ours_x = device_copy(b);
   void *work = nullptr;
   CUDA_OK(cudaMalloc(&work, gpueig::gpu::gtsv_workspace_bytes(n, batch, false)));
-  gpueig::gpu::GtsvColumns p;
-  p.n = n;
-  p.ncol = batch;
-  p.dl = ddl;
-  p.d = dd;
-  p.du = ddu;
-  p.ms = n;
-  p.b = b0;
-  p.bs = n;
-  p.x = ours_x;
-  p.xs = n;
+  const gpueig::gpu::GtsvColumns p =
+      gpueig::gpu::packed_columns(n, batch, ddl, dd, ddu, n, b0, ours_x);
   std::string backend = "gpu";
   double ours = device_ms(s, reps, [] {}, [&] {
     if (!gpueig::gpu::gtsv_enqueue(s, p, work)) backend = "FAILED";

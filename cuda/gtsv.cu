@@ -15,7 +15,6 @@
 // met a zero pivot or a non-finite value, is reported to the caller, which re-solves it with
 // partial pivoting (gtsv_pivot, or DGTSV on the host).
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -358,17 +357,8 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk)
   double *xr = reinterpret_cast<double *>(arena);
   arena += round_up(m * p.ncol * sizeof(double));
   const int64_t mcols = shared ? 1 : p.ncol;
-  GtsvColumns red;
-  red.n = m;
-  red.ncol = p.ncol;
-  red.dl = mat;
-  red.d = mat + m * mcols;
-  red.du = mat + 2 * m * mcols;
-  red.ms = shared ? 0 : m;
-  red.b = rhs;
-  red.bs = m;
-  red.x = xr;
-  red.xs = m;
+  const GtsvColumns red = packed_columns(m, p.ncol, mat, mat + m * mcols, mat + 2 * m * mcols,
+                                         shared ? 0 : m, rhs, xr);
   launch_tiled<kBigT, kBigM, kBigG>(st, p, red, tiles, arena, chk);
 }
 

@@ -33,6 +33,23 @@ struct GtsvColumns {
   int64_t xs = 0;
 };
 
+// Columns stored back to back: matrix column c at c*ms (0: one shared matrix), b and x at c*n.
+inline GtsvColumns packed_columns(int64_t n, int64_t ncol, const double *dl, const double *d,
+                                  const double *du, int64_t ms, const double *b, double *x) {
+  GtsvColumns p;
+  p.n = n;
+  p.ncol = ncol;
+  p.dl = dl;
+  p.d = d;
+  p.du = du;
+  p.ms = ms;
+  p.b = b;
+  p.bs = n;
+  p.x = x;
+  p.xs = n;
+  return p;
+}
+
 // Device workspace bytes gtsv_enqueue needs for this shape.
 size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix);
 

@@ -65,17 +65,7 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
       !(s = upload_matrix(*ctx, n, 1, dl, d, du, n, buf)) ||
       !(s = upload(*ctx, buf.b, n * kD, b, ldb * kD, n * kD, nrhs)))
     return s;
-  GtsvColumns p;
-  p.n = n;
-  p.ncol = nrhs;
-  p.dl = buf.dl;
-  p.d = buf.d;
-  p.du = buf.du;
-  p.ms = 0;
-  p.b = buf.b;
-  p.bs = n;
-  p.x = buf.x;
-  p.xs = n;
+  const GtsvColumns p = packed_columns(n, nrhs, buf.dl, buf.d, buf.du, 0, buf.b, buf.x);
   std::vector<int64_t> failed;
   if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
       !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
@@ -110,17 +100,7 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
         !(s = upload_matrix(*ctx, n, g, dl + off, d + off, du + off, stride, buf)) ||
         !(s = upload(*ctx, buf.b, n * kD, b + off, stride * kD, n * kD, g)))
       return s;
-    GtsvColumns p;
-    p.n = n;
-    p.ncol = g;
-    p.dl = buf.dl;
-    p.d = buf.d;
-    p.du = buf.du;
-    p.ms = n;
-    p.b = buf.b;
-    p.bs = n;
-    p.x = buf.x;
-    p.xs = n;
+    const GtsvColumns p = packed_columns(n, g, buf.dl, buf.d, buf.du, n, buf.b, buf.x);
     std::vector<int64_t> failed;
     if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
         !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
