@@ -1,14 +1,16 @@
-// gpu_gtsv_pcr, GPU half: tiled reduction that reads each system once and writes x once.
+// gpu_gtsv_pcr, GPU half: tiled elimination that reads each system twice and writes x once.
 //
 // A system that fits one tile (n <= 2048) is solved wholly inside one thread group: loaded into
 // shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A larger system is cut into
-// tiles of about kBig rows. Pass 1 (tile_pass) solves each tile with its first and last unknowns
-// as symbolic boundary values and keeps only two rows per tile: the equations of those two
-// unknowns once the tile's interior is eliminated. Those rows form a tridiagonal system of
-// 2 * tiles unknowns, solved the same way (recursively). Pass 2 re-reads each tile, repeats the
-// same elimination, forms x from the now known boundary values, checks the residual of every
-// row and writes x.
-// Traffic: the matrix and b read twice, x written once, the reduced systems are ~1% extra.
+// tiles of kBig rows (the last one padded with identity rows). Pass 1 (tile_pass) eliminates each
+// tile's interior and keeps two rows per tile: the equations of its first and last unknowns in
+// terms of each other and the neighbouring tiles' end unknowns. Those rows form a tridiagonal
+// system of 2 * tiles unknowns, solved the same way (recursively). Pass 2 re-reads each tile,
+// repeats the same elimination, substitutes the now known end values down the merge tree,
+// checks the residual of every row and writes x.
+// Traffic: the matrix and b read twice, x written once, the reduced systems ~1% extra: 72 bytes
+// per unknown. A single pass cannot do better for a system larger than the chip's memories: no
+// unknown is known before the whole system has been read once.
 //
 // No step pivots. Every column's result is judged by LAPACK's DGTT02 residual ratio, computed
 // in pass 2 from the values it already holds (no extra memory traffic); a column that fails, or
@@ -30,15 +32,21 @@ namespace {
 
 using tile::Chunk;
 using tile::Row;
+using tile::Seg;
 using tile::Shared;
 using tile::slot;
 
-// Tile shape of the multi-tile path: one warp x 8 rows per tile, four tiles per block. Warp
-// tiles need no block-wide barrier: on the H100 at n = 2^24 they took 1.01 ms against 1.11 ms
-// for 128-thread tiles of 1024 rows (2026-11-21).
-constexpr int kBigT = 32, kBigM = 8, kBigG = 4;
+// Tile shape of the multi-tile path: one warp x kBigM rows per tile, kBigG tiles per block. Warp
+// tiles need no block-wide barrier.
+#ifndef GPUEIG_GTSV_BIG_M
+#define GPUEIG_GTSV_BIG_M 8
+#endif
+constexpr int kBigT = 32, kBigM = GPUEIG_GTSV_BIG_M, kBigG = 4;
 constexpr int kBig = kBigT * kBigM;
 constexpr int kMaxSingle = 2048;  // the largest system solved by one group (256 threads x 8)
+// The residual sums of a column's tiles go to up to this many copies of its Check, tile j to
+// copy j % copies: tens of thousands of atomics on one address would queue at one L2 slice.
+constexpr int64_t kSlots = 32;
 
 struct Check {  // per column, accumulated by the tiles of the column
   double rsum, xsum;               // sum |b - A x|, sum |x|
@@ -52,51 +60,69 @@ struct Judged {  // the verdict, read back by gtsv_failed
   // followed by int64_t list[ncol]
 };
 
+// Tiles of a column of order n, and the copies of Check each column has.
+int64_t tiles_of(int64_t n) { return n <= kMaxSingle ? 1 : (n + kBig - 1) / kBig; }
+int64_t slots_of(int64_t n) { return std::min(tiles_of(n), kSlots); }
+
 // Column c's pointers, tile j's first row and length.
 struct Place {
-  int64_t col, r0, len;
+  int64_t col, tile, r0, len;
 };
 
-__device__ __forceinline__ Place place(const GtsvColumns &p, int64_t tiles, int64_t item) {
+__device__ __forceinline__ Place place(const GtsvColumns &p, int64_t tiles, int64_t rows,
+                                       int64_t item) {
   Place q;
-  int64_t tl;
   if (p.ms == 0) {  // shared matrix: neighbouring blocks take the same tile of different columns
-    tl = item / p.ncol;
+    q.tile = item / p.ncol;
     q.col = item % p.ncol;
   } else {
     q.col = item / tiles;
-    tl = item % tiles;
+    q.tile = item % tiles;
   }
-  q.r0 = tl * p.n / tiles;  // balanced: every tile of a multi-tile column has >= kBig/2 rows
-  q.len = (tl + 1) * p.n / tiles - q.r0;
+  q.r0 = q.tile * rows;
+  q.len = min(rows, p.n - q.r0);
   return q;
 }
 
-__device__ __forceinline__ int64_t tile_of(const GtsvColumns &p, int64_t tiles, int64_t item) {
-  return p.ms == 0 ? item / p.ncol : item % tiles;
-}
-
-// Loads rows r0 .. r0+len-1 of column `col` into the group's shared tile; rows past len are
-// identity rows (x = 0), which decouple.
-template <int T, int M, int K>
-__device__ __forceinline__ void load_tile(Shared<T, M, K> &sh, const GtsvColumns &p, int t,
+// Loads rows r0 .. r0+len-1 of column `col` into the group's shared tile, with their couplings
+// to the rows outside the tile; rows past len are identity rows (x = 0), which decouple.
+template <int T, int M>
+__device__ __forceinline__ void load_tile(Shared<T, M> &sh, const GtsvColumns &p, int t,
                                           const Place &q) {
   const double *dl = p.dl + q.col * p.ms, *d = p.d + q.col * p.ms, *du = p.du + q.col * p.ms;
   const double *b = p.b + q.col * p.bs;
-  for (int i = t; i < T * M; i += T) {
-    double a = 0.0, dd = 1.0, c = 0.0, r = 0.0;
-    if (i < q.len) {
-      const int64_t g = q.r0 + i;
-      if (g > 0) a = dl[g - 1];
-      dd = d[g];
-      if (g < p.n - 1) c = du[g];
-      r = b[g];
-    }
-    sh.a[slot(i)] = a;
-    sh.b[slot(i)] = dd;
-    sh.c[slot(i)] = c;
-    sh.r[slot(i)] = r;
+  double a[M], dd[M], c[M], r[M];
+  // All loads first, then all stores: M independent loads per array in flight.
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t + k * T;
+    const int64_t g = q.r0 + i;
+    const bool in = i < q.len;
+    a[k] = in && g > 0 ? dl[g - 1] : 0.0;
+    dd[k] = in ? d[g] : 1.0;
+    c[k] = in && g < p.n - 1 ? du[g] : 0.0;
+    r[k] = in ? b[g] : 0.0;
   }
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = slot(t + k * T);
+    sh.a[i] = a[k];
+    sh.b[i] = dd[k];
+    sh.c[i] = c[k];
+    sh.r[i] = r[k];
+  }
+}
+
+// Step 1 of the tile solve on the loaded tile: this thread's chunk eliminated.
+template <int T, int M>
+__device__ __forceinline__ Seg sweep_tile(const Shared<T, M> &sh, int t, Chunk<M> &ck) {
+  Row rows[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = slot(t * M + k);
+    rows[k] = {sh.a[i], sh.b[i], sh.c[i], sh.r[i]};
+  }
+  return tile::sweep<M>(rows, ck);
 }
 
 // Above 48 KiB of shared memory a kernel must opt in; once per kernel.
@@ -109,16 +135,18 @@ void set_smem(size_t bytes) {
   });
 }
 
-// With x of the thread's rows known (left/right: x just outside the tile): adds the rows'
-// residual sums to the column's check and stores x, coalesced through shared memory.
-template <int T, int M, int K>
-__device__ __forceinline__ void finish_tile(Shared<T, M, K> &sh, const GtsvColumns &p,
-                                            const Place &q, int t, const double (&x)[M],
+// With the chunk ends known (left/right: x just outside the tile): adds the rows' residual sums
+// to the column's check and stores x, coalesced through shared memory.
+template <int T, int M>
+__device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns &p,
+                                            const Place &q, int t, const Chunk<M> &ck,
                                             double left, double right, Check *chk) {
   const int L = static_cast<int>(q.len);
-  double *ends = sh.rr[1][0];  // free once the PCR is done
-  ends[2 * t] = x[0];
-  ends[2 * t + 1] = x[M - 1];
+  double x[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
+  sh.ends[2 * t] = x[0];
+  sh.ends[2 * t + 1] = x[M - 1];
   tile::group_sync<T>();
   if (chk) {
     const double *dl = p.dl + q.col * p.ms, *du = p.du + q.col * p.ms;
@@ -128,8 +156,8 @@ __device__ __forceinline__ void finish_tile(Shared<T, M, K> &sh, const GtsvColum
       const int i = t * M + k;
       if (i < L) {
         const int64_t g = q.r0 + i;
-        const double xm = i == 0 ? left : (k == 0 ? ends[2 * t - 1] : x[k - 1]);
-        const double xp = i == L - 1 ? right : (k == M - 1 ? ends[2 * t + 2] : x[k + 1]);
+        const double xm = i == 0 ? left : (k == 0 ? sh.ends[2 * t - 1] : x[k - 1]);
+        const double xp = i == L - 1 ? right : (k == M - 1 ? sh.ends[2 * t + 2] : x[k + 1]);
         const double ai = sh.a[slot(i)], bi = sh.b[slot(i)], ci = sh.c[slot(i)];
         rsum += fabs(sh.r[slot(i)] - (ai * xm + bi * x[k] + ci * xp));
         xsum += fabs(x[k]);
@@ -143,10 +171,9 @@ __device__ __forceinline__ void finish_tile(Shared<T, M, K> &sh, const GtsvColum
     }
     tile::group_reduce(sh, t, rsum, xsum, amax);
     if (t == 0) {
-      Check &c = chk[q.col];
-      atomicAdd(&c.rsum, rsum);
-      atomicAdd(&c.xsum, xsum);
-      atomicMax(&c.anorm_bits, static_cast<unsigned long long>(__double_as_longlong(amax)));
+      atomicAdd(&chk->rsum, rsum);
+      atomicAdd(&chk->xsum, xsum);
+      atomicMax(&chk->anorm_bits, static_cast<unsigned long long>(__double_as_longlong(amax)));
     }
   }
   tile::group_sync<T>();
@@ -154,95 +181,55 @@ __device__ __forceinline__ void finish_tile(Shared<T, M, K> &sh, const GtsvColum
   for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
   tile::group_sync<T>();
   double *out = p.x + q.col * p.xs + q.r0;
-  for (int i = t; i < L; i += T) out[i] = sh.r[slot(i)];
-}
-
-// The two passes of the multi-tile path. Each tile is solved with its first and last unknowns,
-// F_j and E_j, as symbolic boundary values: for three right-hand sides (b with zero boundary
-// values, F_j = 1, E_j = 1), so every row becomes x_i = z0_i + z1_i F_j + z2_i E_j.
-// Pass 1 (Finish = false) keeps two rows per tile, the equations of F_j and E_j once rows 1 and
-// len-2 are substituted:
-//   row 2j:   a E_{j-1} + b F_j + c E_j     = r
-//   row 2j+1: a F_j     + b E_j + c F_{j+1} = r
-// written as rows 2j, 2j+1 of the column's reduced system `red` (gtsv layout, column stride
-// red.n; the matrix only once when it is shared).
-// Pass 2 (Finish = true) reads F_j, E_j and their neighbours from red.x and forms every x_i from
-// the same z: recomputing the tile with F_j and E_j as plain values would be another rounding
-// of an interior that can be ill-conditioned (a Laplacian's grows with len^2), and the boundary
-// rows' residuals would show it.
-template <int T, int M, int G, bool Finish>
-__global__ void __launch_bounds__(T *G)
-    tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int t = threadIdx.x % T, grp = threadIdx.x / T;
-  auto &sh = reinterpret_cast<Shared<T, M, 3> *>(smem)[grp];
-  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
-  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
-  const Place q = place(p, tiles, item);
-  const int64_t j = tile_of(p, tiles, item);
-  const int L = static_cast<int>(q.len);
-  load_tile(sh, p, t, q);
-  tile::group_sync<T>();
-
-  Row<3> rows[M];
 #pragma unroll
   for (int k = 0; k < M; ++k) {
-    const int i = t * M + k;
-    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)], 0.0, 0.0}};
-    if (i == 0) rows[k] = {0.0, 1.0, 0.0, {0.0, 1.0, 0.0}};
-    if (i == L - 1) rows[k] = {0.0, 1.0, 0.0, {0.0, 0.0, 1.0}};
+    const int i = t + k * T;
+    if (i < L) out[i] = sh.r[slot(i)];
   }
-  Chunk<M, 3> ck;
-  Row<3> s, e;
-  tile::sweep<M, 3>(rows, ck, s, e);
-  tile::solve_ends<T, M, 3>(sh, t, s, e, ck);
+}
 
+// The two passes of the multi-tile path. Tile j's rows u..w give, once its interior is
+// eliminated (a Seg), two rows of the reduced system, whose unknowns are the tiles' end values:
+//   row 2j:   a x_{w of j-1} + b x_u + c x_w            = r
+//   row 2j+1: a x_u          + b x_w + c x_{u of j+1}  = r
+// Pass 1 (Finish = false) writes them as rows 2j, 2j+1 of the column's reduced system `red`
+// (gtsv layout; the matrix only once when it is shared). Pass 2 (Finish = true) reads x_u, x_w
+// and their neighbours from red.x, goes down the tree, checks and stores.
+template <int T, int M, int G, bool Finish>
+__global__ void __launch_bounds__(T *G)
+    tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int t = threadIdx.x % T, grp = threadIdx.x / T;
+  auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
+  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
+  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
+  const Place q = place(p, tiles, T * M, item);
+  const int64_t j = q.tile;
+  load_tile(sh, p, t, q);
+  tile::group_sync<T>();
+  Chunk<M> ck;
+  const Seg g = tile::group_up<T, M, Finish>(sh, t, sweep_tile(sh, t, ck));
   if constexpr (Finish) {
+    tile::group_sync<T>();  // the tree's nodes
     const double *v = red.x + q.col * red.xs;
-    const double f = v[2 * j], l = v[2 * j + 1];
     const double left = j > 0 ? v[2 * j - 1] : 0.0, right = j < tiles - 1 ? v[2 * j + 2] : 0.0;
-    double x[M];
-#pragma unroll
-    for (int k = 0; k < M; ++k)
-      x[k] = tile::chunk_x<M, 3>(ck, 0, k) + tile::chunk_x<M, 3>(ck, 1, k) * f +
-             tile::chunk_x<M, 3>(ck, 2, k) * l;
-    finish_tile(sh, p, q, t, x, left, right, chk);
-  } else {
-    // z at rows 1 and len-2 (len >= kBig/2, so distinct), parked in ra[1].
-    double *z = sh.ra[1];
-#pragma unroll
-    for (int k = 0; k < M; ++k) {
-      const int i = t * M + k;
-      if (i == 1 || i == L - 2) {
-        const int at = (i == 1 ? 0 : 3);
-#pragma unroll
-        for (int jj = 0; jj < 3; ++jj) z[at + jj] = tile::chunk_x<M, 3>(ck, jj, k);
-      }
-    }
-    tile::group_sync<T>();
-    if (t == 0) {
-      const double a0 = sh.a[slot(0)], b0 = sh.b[slot(0)], c0 = sh.c[slot(0)],
-                   r0 = sh.r[slot(0)];
-      const double al = sh.a[slot(L - 1)], bl = sh.b[slot(L - 1)], cl = sh.c[slot(L - 1)],
-                   rl = sh.r[slot(L - 1)];
-      // x_1 = z0 + z1 F + z2 E in row 0; x_{len-2} likewise in row len-1.
-      const double fb = b0 + c0 * z[1], fc = c0 * z[2], fr = r0 - c0 * z[0];
-      const double ea = al * z[4], eb = bl + al * z[5], er = rl - al * z[3];
-      const int64_t nred = red.n, f = 2 * j;
-      double *rb = const_cast<double *>(red.b) + q.col * red.bs;
-      rb[f] = fr;
-      rb[f + 1] = er;
-      if (p.ms != 0 || q.col == 0) {
-        const int64_t base = q.col * red.ms;
-        double *dl = const_cast<double *>(red.dl) + base, *d = const_cast<double *>(red.d) + base,
-               *du = const_cast<double *>(red.du) + base;
-        if (f > 0) dl[f - 1] = a0;
-        d[f] = fb;
-        du[f] = fc;
-        dl[f] = ea;
-        d[f + 1] = eb;
-        if (f + 1 < nred - 1) du[f + 1] = cl;
-      }
+    tile::group_down(sh, t, v[2 * j], v[2 * j + 1], ck);
+    finish_tile(sh, p, q, t, ck, left, right, chk ? chk + q.col * copies + j % copies : nullptr);
+  } else if (t == 0) {
+    const int64_t nred = red.n, f = 2 * j;
+    double *rb = const_cast<double *>(red.b) + q.col * red.bs;
+    rb[f] = g.s.r;
+    rb[f + 1] = g.e.r;
+    if (p.ms != 0 || q.col == 0) {
+      const int64_t base = q.col * red.ms;
+      double *dl = const_cast<double *>(red.dl) + base, *d = const_cast<double *>(red.d) + base,
+             *du = const_cast<double *>(red.du) + base;
+      if (f > 0) dl[f - 1] = g.s.a;
+      d[f] = g.s.b;
+      du[f] = g.s.c;
+      dl[f] = g.e.a;
+      d[f + 1] = g.e.b;
+      if (f + 1 < nred - 1) du[f + 1] = g.e.c;
     }
   }
 }
@@ -252,34 +239,34 @@ template <int T, int M, int G>
 __global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int t = threadIdx.x % T, grp = threadIdx.x / T;
-  auto &sh = reinterpret_cast<Shared<T, M, 1> *>(smem)[grp];
+  auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
   const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
   if (item >= p.ncol) return;  // only whole warps leave (G > 1 implies T = 32)
-  const Place q = place(p, 1, item);
+  const Place q = place(p, 1, T * M, item);
   load_tile(sh, p, t, q);
   tile::group_sync<T>();
-
-  Row<1> rows[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) {
-    const int i = t * M + k;
-    rows[k] = {sh.a[slot(i)], sh.b[slot(i)], sh.c[slot(i)], {sh.r[slot(i)]}};
-  }
-  Chunk<M, 1> ck;
-  Row<1> s, e;
-  tile::sweep<M, 1>(rows, ck, s, e);
-  tile::solve_ends<T, M, 1>(sh, t, s, e, ck);
-  double x[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M, 1>(ck, 0, k);
-  finish_tile(sh, p, q, t, x, 0.0, 0.0, chk);
+  Chunk<M> ck;
+  const Seg g = tile::group_up<T, M, true>(sh, t, sweep_tile(sh, t, ck));
+  tile::group_sync<T>();
+  double xu, xw;
+  tile::solve_root(g, xu, xw);
+  tile::group_down(sh, t, xu, xw, ck);
+  finish_tile(sh, p, q, t, ck, 0.0, 0.0, chk ? chk + q.col : nullptr);
 }
 
-__global__ void judge(int64_t ncol, const Check *chk, Judged *verdict, int64_t *list) {
+// One thread per column: the sums of its Check copies, and the verdict.
+__global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict, int64_t *list) {
   const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= ncol) return;
-  const double anorm = __longlong_as_double(static_cast<long long>(chk[c].anorm_bits));
-  const double rsum = chk[c].rsum, xsum = chk[c].xsum;
+  Check &to = chk[c * copies];
+  for (int64_t k = 1; k < copies; ++k) {
+    const Check &from = chk[c * copies + k];
+    to.rsum += from.rsum;
+    to.xsum += from.xsum;
+    to.anorm_bits = max(to.anorm_bits, from.anorm_bits);
+  }
+  const double anorm = __longlong_as_double(static_cast<long long>(to.anorm_bits));
+  const double rsum = to.rsum, xsum = to.xsum;
   // As DGTT02: ((||r|| / ||A||) / ||x||) / eps; an exact zero residual is always accepted.
   const double ratio = rsum == 0.0 ? 0.0 : rsum / anorm / xsum / kUnitRoundoff;
   const bool ok = ratio <= kGtsvResidualLimit && isfinite(xsum) && isfinite(anorm);
@@ -290,7 +277,7 @@ __global__ void judge(int64_t ncol, const Check *chk, Judged *verdict, int64_t *
 
 template <int T, int M, int G>
 void launch_solve(cudaStream_t st, const GtsvColumns &p, Check *chk) {
-  const size_t bytes = sizeof(Shared<T, M, 1>) * G;
+  const size_t bytes = sizeof(Shared<T, M>) * G;
   set_smem<solve_tiles<T, M, G>>(bytes);
   solve_tiles<T, M, G>
       <<<static_cast<unsigned>((p.ncol + G - 1) / G), T * G, bytes, st>>>(p, chk);
@@ -316,8 +303,9 @@ std::vector<int64_t> reduced_sizes(int64_t n) {
   return out;
 }
 
-size_t checks_bytes(int64_t ncol) {
-  return ncol * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
+// Layout of the check area: Check[ncol * slots_of(n)], Judged, int64_t list[ncol].
+size_t checks_bytes(int64_t n, int64_t ncol) {
+  return ncol * slots_of(n) * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
 }
 
 size_t round_up(size_t b) { return (b + 255) / 256 * 256; }
@@ -336,19 +324,19 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk)
 template <int T, int M, int G>
 void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red, int64_t tiles,
                   char *arena, Check *chk) {
-  const size_t bytes = sizeof(Shared<T, M, 3>) * G;
+  const size_t bytes = sizeof(Shared<T, M>) * G;
   set_smem<tile_pass<T, M, G, false>>(bytes);
   set_smem<tile_pass<T, M, G, true>>(bytes);
   const unsigned grid = static_cast<unsigned>((p.ncol * tiles + G - 1) / G);
-  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, nullptr);
+  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, nullptr, 1);
   solve_level(st, red, arena, nullptr);
-  tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk);
+  tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
 }
 
 // Solves p (all columns) with the reduced systems carved from `arena`; `chk` only at the top.
 void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk) {
   if (p.n <= kMaxSingle) return launch_single(st, p, chk);
-  const int64_t tiles = (p.n + kBig - 1) / kBig, m = 2 * tiles;
+  const int64_t tiles = tiles_of(p.n), m = 2 * tiles;
   const bool shared = p.ms == 0;
   double *mat = reinterpret_cast<double *>(arena);
   arena += round_up(3 * m * (shared ? 1 : p.ncol) * sizeof(double));
@@ -365,26 +353,29 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk)
 }  // namespace
 
 size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
-  return round_up(checks_bytes(ncol)) + levels_bytes(n, ncol, shared_matrix);
+  return round_up(checks_bytes(n, ncol)) + levels_bytes(n, ncol, shared_matrix);
 }
 
 Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
   char *w = static_cast<char *>(work);
+  const int64_t copies = slots_of(p.n);
   Check *chk = reinterpret_cast<Check *>(w);
-  Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol);
+  Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol * copies);
   int64_t *list = reinterpret_cast<int64_t *>(verdict + 1);
-  Status s = check(cudaMemsetAsync(chk, 0, p.ncol * sizeof(Check) + sizeof(Judged), st),
-                   "cudaMemsetAsync");
+  Status s = check(
+      cudaMemsetAsync(chk, 0, p.ncol * copies * sizeof(Check) + sizeof(Judged), st),
+      "cudaMemsetAsync");
   if (!s) return s;
-  solve_level(st, p, w + round_up(checks_bytes(p.ncol)), chk);
-  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, chk, verdict, list);
+  solve_level(st, p, w + round_up(checks_bytes(p.n, p.ncol)), chk);
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, copies, chk,
+                                                                     verdict, list);
   return check_launch("gtsv kernels");
 }
 
 Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
                    std::vector<int64_t> *failed) {
   const Check *chk = static_cast<const Check *>(work);
-  const Judged *verdict = reinterpret_cast<const Judged *>(chk + p.ncol);
+  const Judged *verdict = reinterpret_cast<const Judged *>(chk + p.ncol * slots_of(p.n));
   const int64_t *list = reinterpret_cast<const int64_t *>(verdict + 1);
   Judged v{};
   Status s = check(cudaMemcpyAsync(&v, verdict, sizeof v, cudaMemcpyDeviceToHost, st),
@@ -405,7 +396,8 @@ Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
 
 double gtsv_ratio(cudaStream_t st, const GtsvColumns &p, void *work, int64_t col) {
   Check c{};
-  if (cudaMemcpyAsync(&c, static_cast<const Check *>(work) + col, sizeof c,
+  // The judge summed the column's copies into its first.
+  if (cudaMemcpyAsync(&c, static_cast<const Check *>(work) + col * slots_of(p.n), sizeof c,
                       cudaMemcpyDeviceToHost, st) != cudaSuccess ||
       cudaStreamSynchronize(st) != cudaSuccess)
     return NAN;
