@@ -201,7 +201,9 @@ __global__ void __launch_bounds__(T *G)
   extern __shared__ __align__(16) unsigned char smem[];
   const int t = threadIdx.x % T, grp = threadIdx.x / T;
   auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
-  const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
+  // Pass 2 takes the tiles in reverse: the last ones pass 1 read are still in L2.
+  const int64_t blk = Finish ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int64_t item = blk * G + grp;
   if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
   const Place q = place(p, tiles, T * M, item);
   const int64_t j = q.tile;

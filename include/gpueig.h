@@ -94,9 +94,11 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_gtsv_pcr: solve A * X = B for a general tridiagonal A (LAPACK analogue: DGTSV).
- * The GPU method is a tiled reduction without pivoting (per-thread elimination, then parallel
- * cyclic reduction of the tile ends; large systems are cut into tiles whose boundary unknowns
- * form a smaller tridiagonal system, solved the same way). Every result is checked on the device
+ * The GPU method is Gaussian elimination without pivoting in a nested-dissection order (per-thread
+ * elimination of short chunks, then a merge tree over the chunk ends; large systems are cut into
+ * tiles whose boundary unknowns form a smaller tridiagonal system, solved the same way). The name
+ * is kept from the research seed (parallel cyclic reduction), which this method replaced because
+ * PCR is not backward stable on ill-conditioned SPD matrices. Every result is checked on the device
  * by LAPACK's residual ratio; a system on which the check fails (or that met a zero pivot or a
  * non-finite value) is re-solved with partial pivoting by DGTSV, so no answer is silently worse.
  *

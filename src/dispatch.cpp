@@ -13,8 +13,8 @@ namespace gpueig {
 namespace {
 
 // Defaults are measured by gpueig_bench's crossover sweeps (host call, transfers included, against
-// OpenBLAS) on an H100, 2026-11-21. gtsv: GPU faster from n = 16384 on (0.145 vs 0.277 ms),
-// slower at 4096 (0.095 vs 0.069 ms). stebz (all eigenvalues): GPU faster from n = 32 on (0.048 vs
+// OpenBLAS) on an H100, 2026-11-21. gtsv: GPU faster from n = 16384 on (0.108 vs 0.277 ms),
+// a tie at 4096 (0.065-0.074 vs 0.069 ms). stebz (all eigenvalues): GPU faster from n = 32 on (0.048 vs
 // 0.255 ms), slower at 16 (0.048 vs 0.040 ms). Routines without a GPU method keep "never".
 constexpr int64_t kNever = INT64_MAX;
 const RoutineInfo kRoutines[] = {
