@@ -4,7 +4,9 @@
 //   stebz, getrf, sytrd, toeplitz: the public call (CPU backend until their GPU halves land)
 //         vs the direct OpenBLAS call a user makes today.
 // Medians after a warm-up; GPU times with CUDA events. Prints a table and writes JSON.
-//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv]   (--gtsv: the gtsv rows only)
+//   getrf: device-resident vs cuSOLVER dgetrf; host call vs the plain upload + cuSOLVER + download
+//         and vs OpenBLAS dgetrf (bench/getrf_bench.cu).
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf]   (only those rows)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -27,17 +29,16 @@
 #include "lapack_ref.hpp"
 #include "ratios.hpp"
 #include "zoo.hpp"
+#include "bench.hpp"
 
 namespace {
 
-#define CUDA_OK(x)                                                                    \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                   \
-    }                                                                                 \
-  } while (0)
+using bench::Row;
+using bench::g_rows;
+using bench::device_ms;
+using bench::host_ms;
+using bench::median;
+
 #define SPARSE_OK(x)                                                                  \
   do {                                                                                \
     cusparseStatus_t s_ = (x);                                                        \
@@ -46,60 +47,6 @@ namespace {
       std::exit(2);                                                                   \
     }                                                                                 \
   } while (0)
-
-struct Row {
-  std::string routine, problem, mode;  // mode: "device" (device-resident) or "host" (host call)
-  long long n;
-  std::string backend;                 // where libgpueig ran
-  double ours_ms;
-  std::string anchor;
-  double anchor_ms;
-  double ours_ratio, anchor_ratio;     // accuracy ratios (LAPACK test ratio; threshold 30)
-  double gbps;                         // ours, at the minimal traffic, 0 if not meaningful
-};
-std::vector<Row> g_rows;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Host wall time of `run`, `reset` (untimed) before each repetition; one warm-up, except with
-// reps = 0: a single timed run (for CPU anchors that take seconds and need no warm-up).
-double host_ms(int reps, const std::function<void()> &reset, const std::function<void()> &run) {
-  std::vector<double> t;
-  for (int r = 0; r <= reps; ++r) {
-    reset();
-    auto t0 = std::chrono::steady_clock::now();
-    run();
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (r > 0 || reps == 0) t.push_back(ms);
-  }
-  return median(t);
-}
-
-// Device time of `run` on `stream` with CUDA events, `reset` (untimed) before each repetition.
-double device_ms(cudaStream_t stream, int reps, const std::function<void()> &reset,
-                 const std::function<void()> &run) {
-  cudaEvent_t a, b;
-  CUDA_OK(cudaEventCreate(&a));
-  CUDA_OK(cudaEventCreate(&b));
-  std::vector<double> t;
-  for (int r = 0; r <= reps; ++r) {
-    reset();
-    CUDA_OK(cudaStreamSynchronize(stream));
-    CUDA_OK(cudaEventRecord(a, stream));
-    run();
-    CUDA_OK(cudaEventRecord(b, stream));
-    CUDA_OK(cudaEventSynchronize(b));
-    float ms = 0;
-    CUDA_OK(cudaEventElapsedTime(&ms, a, b));
-    if (r > 0) t.push_back(ms);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return median(t);
-}
 
 template <class T>
 T *device_copy(const std::vector<T> &h) {
@@ -495,12 +442,14 @@ long long stebz_crossover() {
 }
 
 void print_and_save(const char *json, const std::string &gpu, double copy_gbps, long long crossover) {
-  std::printf("\n%-9s %-34s %-6s %9s %-5s %11s  %-40s %11s %9s %10s %10s %8s\n", "routine", "problem", "mode",
-              "n", "ran", "ours ms", "anchor", "anchor ms", "speedup", "ours acc", "anch acc", "GB/s");
+  std::printf("\n%-9s %-34s %-6s %9s %-5s %11s  %-40s %11s %9s %10s %10s %8s %15s\n", "routine", "problem", "mode",
+              "n", "ran", "ours ms", "anchor", "anchor ms", "speedup", "ours acc", "anch acc", "GB/s",
+              "GFLOP/s o/a");
   for (const Row &r : g_rows)
-    std::printf("%-9s %-34s %-6s %9lld %-5s %11.3f  %-40s %11.3f %8.2fx %10.2g %10.2g %8.0f\n",
+    std::printf("%-9s %-34s %-6s %9lld %-5s %11.3f  %-40s %11.3f %8.2fx %10.2g %10.2g %8.0f %7.0f/%-7.0f\n",
                 r.routine.c_str(), r.problem.c_str(), r.mode.c_str(), r.n, r.backend.c_str(), r.ours_ms,
-                r.anchor.c_str(), r.anchor_ms, r.anchor_ms / r.ours_ms, r.ours_ratio, r.anchor_ratio, r.gbps);
+                r.anchor.c_str(), r.anchor_ms, r.anchor_ms / r.ours_ms, r.ours_ratio, r.anchor_ratio, r.gbps,
+                r.ours_gflops, r.anchor_gflops);
   std::printf("device: %s; device-to-device copy %.0f GB/s (read + write); gtsv host-call crossover %lld\n",
               gpu.c_str(), copy_gbps, crossover);
   std::printf("speedup = anchor ms / ours ms; acc = LAPACK test ratio (<= 30 passes; -1 = not computed)\n");
@@ -513,10 +462,11 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
     const Row &r = g_rows[i];
     std::fprintf(f, "    {\"routine\": \"%s\", \"problem\": \"%s\", \"mode\": \"%s\", \"n\": %lld, "
                     "\"backend\": \"%s\", \"ours_ms\": %.6g, \"anchor\": \"%s\", \"anchor_ms\": %.6g, "
-                    "\"speedup\": %.4g, \"ours_ratio\": %.4g, \"anchor_ratio\": %.4g, \"gbps\": %.1f}%s\n",
+                    "\"speedup\": %.4g, \"ours_ratio\": %.4g, \"anchor_ratio\": %.4g, \"gbps\": %.1f, "
+                    "\"ours_gflops\": %.0f, \"anchor_gflops\": %.0f}%s\n",
                  r.routine.c_str(), r.problem.c_str(), r.mode.c_str(), r.n, r.backend.c_str(), r.ours_ms,
                  r.anchor.c_str(), r.anchor_ms, r.anchor_ms / r.ours_ms, r.ours_ratio, r.anchor_ratio,
-                 r.gbps, i + 1 < g_rows.size() ? "," : "");
+                 r.gbps, r.ours_gflops, r.anchor_gflops, i + 1 < g_rows.size() ? "," : "");
   }
   std::fprintf(f, "  ]\n}\n");
   std::fclose(f);
@@ -526,13 +476,14 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false;
+  bool quick = false, only_gtsv = false, only_getrf = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--gtsv")) only_gtsv = true;
+    else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf]\n", argv[0]);
       return 2;
     }
   }
@@ -549,6 +500,11 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_getrf) {
+    bench::bench_getrf(s, quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
   std::vector<int> sizes = {4096, 65536, 1 << 20, 1 << 24};
   if (quick) sizes = {4096, 65536, 1 << 20};
   for (int n : sizes) bench_gtsv_device(s, sp, n, n >= (1 << 22) ? 10 : 30);
@@ -580,6 +536,7 @@ int main(int argc, char **argv) {
                 "(anchors.md, H100, not run here): ratio %.2f\n", g_rows.back().ours_ms,
                 g_rows.back().ours_ms / 67.8);
   }
+  bench::bench_getrf(s, quick);
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

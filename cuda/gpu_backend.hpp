@@ -46,6 +46,11 @@ struct BatchOutcome {
 Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
                   double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done);
 
+// DGETRF (arguments already checked, m, n >= 1): A (lda x n, host) overwritten by L and U, ipiv
+// (min(m, n) entries, 1-based), *info DGETRF's INFO. Outputs are written only on ok; `unsafe`
+// for matrices with NaN or Inf entries (LAPACK's INFO there depends on its BLAS).
+Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info);
+
 // DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
 // *info is DSTEBZ's INFO (0..4).
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,

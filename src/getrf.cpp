@@ -1,6 +1,8 @@
-// gpu_getrf_crout: argument checks, dispatch, and the CPU path (LAPACK DGETRF).
+// gpu_getrf_crout: argument checks, dispatch, and the CPU path (LAPACK DGETRF). The GPU half is
+// cuda/getrf.cu (device factorization) and cuda/getrf_host.cu (transfers).
 #include "checks.hpp"
 #include "dispatch.hpp"
+#include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 
@@ -12,11 +14,14 @@ extern "C" int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv) {
   if (lda < max1(m)) return -4;
   if (m == 0 || n == 0) return 0;
 
-  Decision how = choose(Routine::getrf, m < n ? m : n);
-  const lapack::Table *L = lapack::table();
-  if (!L) return GPUEIG_ERR_LAPACK;
-  int info = 0;
-  L->dgetrf(&m, &n, a, &lda, ipiv, &info);
-  call.done(Backend::cpu, how.why);
-  return info;
+  return run_dispatched(
+      call, Routine::getrf, m < n ? m : n,
+      [&](int &info) { return gpu::getrf(m, n, a, lda, ipiv, &info); },
+      [&] {
+        const lapack::Table *L = lapack::table();
+        if (!L) return GPUEIG_ERR_LAPACK;
+        int info = 0;
+        L->dgetrf(&m, &n, a, &lda, ipiv, &info);
+        return info;
+      });
 }

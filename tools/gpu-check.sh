@@ -48,7 +48,7 @@ stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
 # gtsv: every kernel (all tile shapes, the multi-tile passes, the verdict, the device re-solve)
 # without the 100000-system and 2^20-row cases, which add nothing there but hours.
 gtsv_subset="--gtest_filter=-GtsvBatch.HundredThousandMixed:GtsvBatch.LargeSystems:GtsvLarge.*"
-for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset"; do
+for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset" test_getrf_gpu; do
   step "memcheck ${t%% *}" "$out/sanitizer.log" $san --tool memcheck --leak-check full $build/tests/$t
 done
 for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset"; do

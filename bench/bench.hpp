@@ -1,0 +1,83 @@
+// Shared by the benchmark's files: the result rows and the timing helpers (medians after a
+// warm-up; GPU times with CUDA events).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+#define CUDA_OK(x)                                                                    \
+  do {                                                                                \
+    cudaError_t e_ = (x);                                                             \
+    if (e_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                   \
+    }                                                                                 \
+  } while (0)
+struct Row {
+  std::string routine, problem, mode;  // mode: "device" (device-resident) or "host" (host call)
+  long long n;
+  std::string backend;                 // where libgpueig ran
+  double ours_ms;
+  std::string anchor;
+  double anchor_ms;
+  double ours_ratio, anchor_ratio;     // accuracy ratios (LAPACK test ratio; threshold 30)
+  double gbps;                         // ours, at the minimal traffic, 0 if not meaningful
+  double ours_gflops = 0, anchor_gflops = 0;  // for factorizations, 0 if not meaningful
+};
+inline std::vector<Row> g_rows;
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Host wall time of `run`, `reset` (untimed) before each repetition; one warm-up, except with
+// reps = 0: a single timed run (for CPU anchors that take seconds and need no warm-up).
+inline double host_ms(int reps, const std::function<void()> &reset, const std::function<void()> &run) {
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    reset();
+    auto t0 = std::chrono::steady_clock::now();
+    run();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0 || reps == 0) t.push_back(ms);
+  }
+  return median(t);
+}
+
+// Device time of `run` on `stream` with CUDA events, `reset` (untimed) before each repetition.
+inline double device_ms(cudaStream_t stream, int reps, const std::function<void()> &reset,
+                 const std::function<void()> &run) {
+  cudaEvent_t a, b;
+  CUDA_OK(cudaEventCreate(&a));
+  CUDA_OK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    reset();
+    CUDA_OK(cudaStreamSynchronize(stream));
+    CUDA_OK(cudaEventRecord(a, stream));
+    run();
+    CUDA_OK(cudaEventRecord(b, stream));
+    CUDA_OK(cudaEventSynchronize(b));
+    float ms = 0;
+    CUDA_OK(cudaEventElapsedTime(&ms, a, b));
+    if (r > 0) t.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return median(t);
+}
+
+// The getrf rows (bench/getrf_bench.cu): device-resident and host-call factorizations beside
+// cuSOLVER and OpenBLAS, the block-size sweep and the host-call crossover sweep.
+void bench_getrf(cudaStream_t stream, bool quick);
+
+}  // namespace bench
