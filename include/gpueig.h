@@ -144,8 +144,8 @@ GPUEIG_API int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
  * INFO = 0, -i, or i > 0: U(i,i) is exactly zero; the factorization was completed.
  * The output is what DGETRS expects. On the GPU the matrix is copied to the device whole (it
  * must fit there next to about 3 MB of workspace; under the auto policy a matrix that does not
- * fit is factored on the CPU). A matrix with
- * NaN or Inf entries is factored by DGETRF itself, whose INFO there depends on its BLAS.
+ * fit is factored on the CPU). A matrix with NaN or Inf entries is factored by DGETRF itself,
+ * whose INFO there depends on its BLAS.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
 
