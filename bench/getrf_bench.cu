@@ -80,19 +80,42 @@ struct Gpu {
   cusolverDnHandle_t solver;
 };
 
+// A random n x n device matrix a0, the working copy a that reset() restores from it, and the
+// outputs and scratch of one factorization (flags: ours INFO and non-finite, cuSOLVER's INFO).
+struct DeviceLu {
+  int64_t n;
+  size_t count;
+  cudaStream_t st;
+  double *a0 = nullptr, *a = nullptr;
+  int *ipiv = nullptr, *flags = nullptr;
+  void *scratch = nullptr;
+
+  DeviceLu(int64_t n_, cudaStream_t s, uint64_t seed) : n(n_), count(size_t(n_) * n_), st(s) {
+    CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&ipiv, n * sizeof(int)));
+    CUDA_OK(cudaMalloc(&flags, 4 * sizeof(int)));
+    CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
+    fill_random<<<1024, 256, 0, st>>>(a0, int64_t(count), seed);
+  }
+  ~DeviceLu() {
+    for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch}) cudaFree(q);
+  }
+  void reset() const {
+    CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, st));
+  }
+  gpueig::gpu::Status ours(cublasHandle_t blas, int nb = 0) const {
+    return gpueig::gpu::getrf_device(blas, st, n, n, a, n, ipiv, flags, flags + 1, scratch, nb);
+  }
+};
+
 // Device-resident: ours and cusolverDnDgetrf on the same matrix, each reset from a pristine copy.
 void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
-  const size_t count = size_t(n) * n;
-  double *a0, *a;
-  int *ipiv, *flags;
-  void *scratch;
-  CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
-  CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
-  CUDA_OK(cudaMalloc(&ipiv, n * sizeof(int)));
-  CUDA_OK(cudaMalloc(&flags, 4 * sizeof(int)));
-  CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
-  fill_random<<<1024, 256, 0, g.st>>>(a0, int64_t(count), 7);
-  auto reset = [&] { CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st)); };
+  const DeviceLu d(n, g.st, 7);
+  const size_t count = d.count;
+  double *a = d.a;
+  int *ipiv = d.ipiv;
+  auto reset = [&] { d.reset(); };
   auto factors = [&](std::vector<double> &lu, std::vector<int> &p) {
     lu.resize(count);
     p.resize(n);
@@ -102,8 +125,7 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   };
   std::string backend = "gpu";
   const double ours = device_ms(g.st, reps, reset, [&] {
-    gpueig::gpu::Status s =
-        gpueig::gpu::getrf_device(g.blas, g.st, n, n, a, n, ipiv, flags, flags + 1, scratch);
+    gpueig::gpu::Status s = d.ours(g.blas);
     if (!s) backend = "FAILED: " + s.reason;
   });
   std::vector<double> host_a, lu;
@@ -111,7 +133,7 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   double ours_acc = -1, their_acc = -1;
   if (accuracy) {
     host_a.resize(count);
-    CUDA_OK(cudaMemcpy(host_a.data(), a0, count * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(host_a.data(), d.a0, count * sizeof(double), cudaMemcpyDeviceToHost));
     factors(lu, p);
     ours_acc = probe_ratio(n, host_a, lu, p);
   }
@@ -120,7 +142,7 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   double *work;
   CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
   const double theirs = device_ms(g.st, reps, reset, [&] {
-    SOLVER_OK(cusolverDnDgetrf(g.solver, int(n), int(n), a, int(n), work, ipiv, flags + 2));
+    SOLVER_OK(cusolverDnDgetrf(g.solver, int(n), int(n), a, int(n), work, ipiv, d.flags + 2));
   });
   if (accuracy) {
     factors(lu, p);
@@ -131,30 +153,17 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   r.ours_gflops = gflops(n, ours);
   r.anchor_gflops = gflops(n, theirs);
   g_rows.push_back(r);
-  for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch, (void *)work})
-    cudaFree(q);
+  cudaFree(work);
 }
 
 // Device-resident time of ours at n for each block size (printed, not tabled): the tuning data.
 void block_sweep(const Gpu &g, int64_t n) {
-  const size_t count = size_t(n) * n;
-  double *a0, *a;
-  int *ipiv, *flags;
-  void *scratch;
-  CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
-  CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
-  CUDA_OK(cudaMalloc(&ipiv, n * sizeof(int)));
-  CUDA_OK(cudaMalloc(&flags, 2 * sizeof(int)));
-  CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
-  fill_random<<<1024, 256, 0, g.st>>>(a0, int64_t(count), 8);
+  const DeviceLu d(n, g.st, 8);
   for (int nb : {64, 128, 256}) {
-    const double ms = device_ms(
-        g.st, 3, [&] { CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st)); },
-        [&] { gpueig::gpu::getrf_device(g.blas, g.st, n, n, a, n, ipiv, flags, flags + 1, scratch, nb); });
+    const double ms = device_ms(g.st, 3, [&] { d.reset(); }, [&] { d.ours(g.blas, nb); });
     std::printf("  getrf block sweep: n=%lld nb=%3d  %9.3f ms  %7.0f GFLOP/s\n", (long long)n, nb, ms,
                 gflops(n, ms));
   }
-  for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch}) cudaFree(q);
 }
 
 // Host calls: ours (GPU forced) vs the plain cuSOLVER way and, where given, OpenBLAS dgetrf.

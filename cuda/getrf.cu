@@ -73,9 +73,22 @@ struct PanelArgs {
   Scratch *s;
 };
 
-// Better candidate: larger magnitude, then the smaller row (DGETF2 takes the first maximum).
-__device__ __forceinline__ bool better(double v, long long i, double bv, long long bi) {
-  return v > bv || (v == bv && i < bi);
+// Keeps (v, i) in (bv, bi) if it is the better candidate: larger magnitude, then the smaller row
+// (DGETF2 takes the first maximum).
+__device__ __forceinline__ void offer(double v, long long i, double &bv, long long &bi) {
+  if (v > bv || (v == bv && i < bi)) {
+    bv = v;
+    bi = i;
+  }
+}
+
+// The best candidate of the warp, in lane 0.
+__device__ __forceinline__ void warp_best(double &bv, long long &bi) {
+  for (int off = 16; off > 0; off >>= 1) {
+    const double v = __shfl_down_sync(0xffffffffu, bv, off);
+    const long long i = __shfl_down_sync(0xffffffffu, bi, off);
+    offer(v, i, bv, bi);
+  }
 }
 
 __global__ void __launch_bounds__(kThreads) panel_kernel(PanelArgs P) {
@@ -107,25 +120,14 @@ __global__ void __launch_bounds__(kThreads) panel_kernel(PanelArgs P) {
         bi = r0 + i;
       }
     }
-    for (int off = 16; off > 0; off >>= 1) {
-      const double ov = __shfl_down_sync(0xffffffffu, best, off);
-      const long long oi = __shfl_down_sync(0xffffffffu, bi, off);
-      if (better(ov, oi, best, bi)) {
-        best = ov;
-        bi = oi;
-      }
-    }
+    warp_best(best, bi);
     if (lane == 0) {
       s_val[wid] = best;
       s_idx[wid] = bi;
     }
     __syncthreads();
     if (tid == 0) {
-      for (int q = 1; q < kThreads / 32; ++q)
-        if (better(s_val[q], s_idx[q], best, bi)) {
-          best = s_val[q];
-          bi = s_idx[q];
-        }
+      for (int q = 1; q < kThreads / 32; ++q) offer(s_val[q], s_idx[q], best, bi);
       s_p = bi;
       cand[blockIdx.x * kSlot] = best;
       cand[blockIdx.x * kSlot + 1] = bi == kNone ? -1.0 : static_cast<double>(bi);
@@ -145,19 +147,9 @@ __global__ void __launch_bounds__(kThreads) panel_kernel(PanelArgs P) {
       for (int q = lane; q < static_cast<int>(gridDim.x); q += 32) {
         const double v = __ldcg(cand + q * kSlot), pr = __ldcg(cand + q * kSlot + 1);
         const long long p = pr < 0 ? kNone : static_cast<long long>(pr);
-        if (p != kNone && better(v, p, bv, bp)) {
-          bv = v;
-          bp = p;
-        }
+        if (p != kNone) offer(v, p, bv, bp);
       }
-      for (int off = 16; off > 0; off >>= 1) {
-        const double ov = __shfl_down_sync(0xffffffffu, bv, off);
-        const long long op = __shfl_down_sync(0xffffffffu, bp, off);
-        if (better(ov, op, bv, bp)) {
-          bv = ov;
-          bp = op;
-        }
-      }
+      warp_best(bv, bp);
       if (lane == 0) s_p = bp == kNone ? k : bp;  // only NaNs below the diagonal: keep row k
     }
     __syncthreads();

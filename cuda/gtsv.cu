@@ -299,7 +299,7 @@ void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk) {
 std::vector<int64_t> reduced_sizes(int64_t n) {
   std::vector<int64_t> out;
   while (n > kMaxSingle) {
-    n = 2 * ((n + kBig - 1) / kBig);
+    n = 2 * tiles_of(n);
     out.push_back(n);
   }
   return out;
