@@ -78,6 +78,6 @@ inline double device_ms(cudaStream_t stream, int reps, const std::function<void(
 
 // The getrf rows (bench/getrf_bench.cu): device-resident and host-call factorizations beside
 // cuSOLVER and OpenBLAS, the block-size sweep and the host-call crossover sweep.
-void bench_getrf(cudaStream_t stream, bool quick);
+void bench_getrf(cudaStream_t stream, bool quick, bool panel_only);
 
 }  // namespace bench

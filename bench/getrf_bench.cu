@@ -166,6 +166,31 @@ void block_sweep(const Gpu &g, int64_t n) {
   }
 }
 
+// One panel of kGetrfBlock columns (an m x nb factorization: no block row, no DGEMM of K > 0),
+// printed as time per column: the part of the factorization that does not scale with flops.
+void panel_probe(const Gpu &g) {
+  const int nb = gpueig::gpu::kGetrfBlock;
+  for (int64_t m : {1024, 2048, 4096, 8192, 16384, 32768}) {
+    double *a, *a0;
+    int *ipiv, *flags;
+    void *scratch;
+    const size_t count = size_t(m) * nb;
+    CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&ipiv, nb * sizeof(int)));
+    CUDA_OK(cudaMalloc(&flags, 2 * sizeof(int)));
+    CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
+    fill_random<<<1024, 256, 0, g.st>>>(a0, int64_t(count), 11);
+    const double ms = device_ms(
+        g.st, 10,
+        [&] { CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st)); },
+        [&] { gpueig::gpu::getrf_device(g.blas, g.st, m, nb, a, m, ipiv, flags, flags + 1, scratch); });
+    std::printf("  getrf panel: %lld x %d  %8.3f ms  %6.2f us/column\n", (long long)m, nb, ms,
+                ms * 1e3 / nb);
+    for (void *q : {(void *)a, (void *)a0, (void *)ipiv, (void *)flags, scratch}) cudaFree(q);
+  }
+}
+
 // Host calls: ours (GPU forced) vs the plain cuSOLVER way and, where given, OpenBLAS dgetrf.
 void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   const size_t count = size_t(n) * n;
@@ -229,21 +254,24 @@ void crossover_sweep() {
 
 }  // namespace
 
-void bench_getrf(cudaStream_t st, bool quick) {
+void bench_getrf(cudaStream_t st, bool quick, bool panel_only) {
   Gpu g{st, nullptr, nullptr};
   if (cublasCreate(&g.blas) != CUBLAS_STATUS_SUCCESS) std::exit(2);
   cublasSetStream(g.blas, st);
   SOLVER_OK(cusolverDnCreate(&g.solver));
   SOLVER_OK(cusolverDnSetStream(g.solver, st));
   std::printf("getrf:\n");
-  crossover_sweep();
-  block_sweep(g, 16384);
-  if (!quick) block_sweep(g, 8192);
-  device_rows(g, 8192, 5, true);
-  device_rows(g, 16384, 3, !quick);
-  if (!quick) device_rows(g, 32768, 2, false);
-  host_rows(g, 8192, 3, true);
-  host_rows(g, 16384, 3, false);
+  panel_probe(g);
+  if (!panel_only) {
+    crossover_sweep();
+    block_sweep(g, 16384);
+    if (!quick) block_sweep(g, 8192);
+    device_rows(g, 8192, 5, true);
+    device_rows(g, 16384, 3, !quick);
+    if (!quick) device_rows(g, 32768, 2, false);
+    host_rows(g, 8192, 3, true);
+    host_rows(g, 16384, 3, false);
+  }
   cusolverDnDestroy(g.solver);
   cublasDestroy(g.blas);
 }

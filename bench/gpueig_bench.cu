@@ -6,7 +6,8 @@
 // Medians after a warm-up; GPU times with CUDA events. Prints a table and writes JSON.
 //   getrf: device-resident vs cuSOLVER dgetrf; host call vs the plain upload + cuSOLVER + download
 //         and vs OpenBLAS dgetrf (bench/getrf_bench.cu).
-//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf]   (only those rows)
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel]   (only those rows;
+//   --getrf-panel: the getrf panel timings alone)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -476,14 +477,15 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false, only_getrf = false;
+  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--gtsv")) only_gtsv = true;
     else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
+    else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel]\n", argv[0]);
       return 2;
     }
   }
@@ -501,7 +503,7 @@ int main(int argc, char **argv) {
 
   double copy = copy_bandwidth_gbps(s);
   if (only_getrf) {
-    bench::bench_getrf(s, quick);
+    bench::bench_getrf(s, quick, panel_only);
     print_and_save(json, prop.name, copy, -1);
     return 0;
   }
@@ -536,7 +538,7 @@ int main(int argc, char **argv) {
                 "(anchors.md, H100, not run here): ratio %.2f\n", g_rows.back().ours_ms,
                 g_rows.back().ours_ms / 67.8);
   }
-  bench::bench_getrf(s, quick);
+  bench::bench_getrf(s, quick, false);
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

@@ -11,21 +11,21 @@
 //
 // The panel is factored recursively as DGETRF2 does (left half, interchanges, DTRSM, DGEMM, right
 // half), down to sub-panels of at most kBaseW columns. A sub-panel is factored by one cooperative
-// kernel (panel_kernel) that keeps it in shared memory, spread over up to one block per SM: per
-// column, each block offers its largest entry (and that row) and the owner of the diagonal row
-// offers it; one grid-wide barrier later every block picks the same pivot, swaps, scales and
-// updates its rows. One barrier per column and no host round trip: the pivot search of a
-// 32768-row column costs a few microseconds.
+// kernel (panel_kernel) that keeps it in registers (a row shared by a few threads of a warp),
+// spread over up to one block per SM. Per column, each block publishes its best candidate row
+// and a 16-byte offer; every block waits for all offers (no grid barrier), picks the same
+// pivot, reads the winning row once from L2, and each thread swaps, scales and updates its own
+// part of its rows. No host round trip and no kernel launch per column. On the H100 a column
+// costs about 3.5 us at 8192 rows (2026-11-21, `gpueig_bench --getrf-panel`): the cost is the
+// latency of one warp's instructions and two L2 trips, so the reductions on that path use the
+// hardware warp reductions and the update is split over several threads per row.
 //
 // Pivot choice is DGETF2's: the first entry of largest magnitude; a zero pivot is recorded in
 // INFO (the first one) and its column left unscaled, and the factorization goes on. A NaN never
 // wins the pivot search, so the host wrapper sends matrices with non-finite entries to LAPACK
 // (the `nonfinite` flag), whose INFO then depends on its own BLAS's NaN rules.
-#include <cooperative_groups.h>
-
 #include <algorithm>
 #include <climits>
-#include <mutex>
 #include <string>
 
 #include "context.hpp"
@@ -34,19 +34,18 @@
 namespace gpueig::gpu {
 namespace {
 
-namespace cg = cooperative_groups;
-
-constexpr int kThreads = 256;       // threads per block of the panel kernel
-// Widest sub-panel the panel kernel takes. 128 passed the occupancy calculator on the H100 but
-// its cooperative launches with ~200 KiB of shared memory per block and 40+ blocks failed with
-// "too many blocks" (2026-11-21); 64 runs at every size measured.
-constexpr int kBaseW = 64;
-constexpr int kMaxBlocks = 1024;    // candidate slots (>= blocks of any cooperative launch)
-constexpr int kSlot = kBaseW + 2;   // a candidate: |value|, row, the row's kBaseW values
-constexpr int kMaxSwaps = 1024;     // rows one interchange plan moves: 2 x the widest panel (512)
-constexpr int kSwapCols = 4;        // columns an apply_swaps block moves per step
+constexpr int kMaxThreads = 512;  // threads per block of the panel kernel, at most
+constexpr int kBaseW = 64;        // widest sub-panel the panel kernel takes
+constexpr int kMinW = 4;          // narrowest kernel width (narrower sub-panels are padded)
+constexpr int kMaxRows = 4;       // rows a thread of the panel kernel holds, at most
+// A thread of the panel kernel holds up to kColsPerThread columns of a row: several threads
+// share a row, so that a column costs each thread a few instructions and an SM has enough
+// warps to hide their latency.
+constexpr int kColsPerThread = 8;
+constexpr int kMaxBlocks = 128;   // blocks of a panel launch, at most (4 offers per lane)
+constexpr int kMaxSwaps = 1024;   // rows one interchange plan moves: 2 x the widest panel (512)
+constexpr int kSwapCols = 4;      // columns an apply_swaps block moves per step
 constexpr double kSfmin = 2.2250738585072014e-308;  // DLAMCH('S'): DGETF2 divides below it
-constexpr size_t kPanelSmemMax = 200 * 1024;         // rows of one block, in shared memory
 
 // Row interchanges ipiv[k0..k1) of a panel, as one permutation of the rows they touch: row
 // dst[i] receives the old row src[i]. Rows are relative to the column start.
@@ -55,26 +54,38 @@ struct SwapPlan {
   int64_t dst[kMaxSwaps], src[kMaxSwaps];
 };
 
+// A value published by one block for the others: the value and a tag that says which column of
+// which launch it belongs to, written and read as one 16-byte access (as CUB's decoupled
+// look-back does), so a reader that sees the tag sees the value. Every published value carries
+// its own tag: the writer needs no fence between a row and the offer that announces it.
+struct alignas(16) Tagged {
+  double value;
+  unsigned long long tag;
+};
+
+// Everything is double-buffered by column parity: a block can publish column k + 1 while a
+// slower one still reads column k, but not column k + 2 (that needs the slow block's k + 1).
 struct Scratch {
-  double cand[2][kMaxBlocks * kSlot];  // per column parity: every block's candidate
-  double rowk[2][kBaseW];              // per column parity: the diagonal row before the swap
+  Tagged offer[2][kMaxBlocks];              // every block's best |value| of the column
+  Tagged cand[2][kMaxBlocks][kBaseW + 1];   // its row's kBaseW values, then the row's index
+  Tagged rowk[2][kBaseW];                   // the diagonal row before the interchange
   SwapPlan plan;
 };
 
 struct PanelArgs {
   double *a;
-  int64_t lda, h;    // the sub-panel: h rows x w columns at a
+  int64_t lda, h;           // the sub-panel: h rows x w columns at a (w <= the kernel's W)
   int w;
-  int64_t rpb;       // rows per block: block b owns rows [b*rpb, (b+1)*rpb)
-  int *ipiv;         // w entries
-  int64_t row_base;  // global row of the sub-panel's row 0 (ipiv values are global, 1-based)
-  int64_t col_base;  // global column of its column 0 (for INFO)
+  int *ipiv;                // W entries
+  int64_t row_base;         // global row of the sub-panel's row 0 (ipiv values are global, 1-based)
+  int64_t col_base;         // global column of its column 0 (for INFO)
   int *info;
   Scratch *s;
+  unsigned long long tag0;  // column k's offers carry tag0 + k; unique within a getrf_device call
 };
 
-// Keeps (v, i) in (bv, bi) if it is the better candidate: larger magnitude, then the smaller row
-// (DGETF2 takes the first maximum).
+// Keeps (v, i) in (bv, bi) if it is the better candidate: larger magnitude, then the smaller
+// index (DGETF2 takes the first maximum; blocks own ascending row ranges).
 __device__ __forceinline__ void offer(double v, long long i, double &bv, long long &bi) {
   if (v > bv || (v == bv && i < bi)) {
     bv = v;
@@ -82,118 +93,224 @@ __device__ __forceinline__ void offer(double v, long long i, double &bv, long lo
   }
 }
 
-// The best candidate of the warp, in lane 0.
+// The best candidate of the warp (as `offer` orders them), in every lane. v < 0 means none;
+// indices are below 2^32 - 1 (rows of a panel, blocks). Three warp reductions in hardware
+// (REDUX) instead of five rounds of shuffles: this runs three times per column on the path
+// every block waits for. A non-negative double orders as its bit pattern; +1 keeps 0.0 above
+// "none".
 __device__ __forceinline__ void warp_best(double &bv, long long &bi) {
-  for (int off = 16; off > 0; off >>= 1) {
-    const double v = __shfl_down_sync(0xffffffffu, bv, off);
-    const long long i = __shfl_down_sync(0xffffffffu, bi, off);
-    offer(v, i, bv, bi);
+  const unsigned long long key =
+      bv >= 0.0 ? static_cast<unsigned long long>(__double_as_longlong(bv)) + 1 : 0;
+  const unsigned hi = static_cast<unsigned>(key >> 32), lo = static_cast<unsigned>(key);
+  const unsigned top_hi = __reduce_max_sync(0xffffffffu, hi);
+  const unsigned top_lo = __reduce_max_sync(0xffffffffu, hi == top_hi ? lo : 0u);
+  const bool top = hi == top_hi && lo == top_lo;
+  const unsigned idx = bi == LLONG_MAX ? 0xffffffffu : static_cast<unsigned>(bi);
+  const unsigned first = __reduce_min_sync(0xffffffffu, top ? idx : 0xffffffffu);
+  const unsigned long long best = (static_cast<unsigned long long>(top_hi) << 32) | top_lo;
+  bv = best == 0 ? -1.0 : __longlong_as_double(static_cast<long long>(best - 1));
+  bi = first == 0xffffffffu ? LLONG_MAX : static_cast<long long>(first);
+}
+
+// One 16-byte store / load of a Tagged, cached in L2 only (as CUB's tile-status polling: .cg
+// reaches the L2, which every SM shares; asm volatile keeps the compiler from reusing a load).
+__device__ __forceinline__ void publish(Tagged *o, double value, unsigned long long tag) {
+  asm volatile("st.global.cg.v2.u64 [%0], {%1, %2};" ::"l"(o),
+               "l"(__double_as_longlong(value)), "l"(tag)
+               : "memory");
+}
+__device__ __forceinline__ unsigned long long peek(const Tagged *o, double *value) {
+  unsigned long long v, tag;
+  asm volatile("ld.global.cg.v2.u64 {%0, %1}, [%2];" : "=l"(v), "=l"(tag) : "l"(o) : "memory");
+  *value = __longlong_as_double(static_cast<long long>(v));
+  return tag;
+}
+// The values of up to N Tagged (those whose bit is set in `want`) once each carries `tag`. All
+// are requested before any is waited for: one trip to L2 for the lot, not one each.
+template <int N>
+__device__ __forceinline__ void await_all(const Tagged *const (&src)[N], unsigned want,
+                                          unsigned long long tag, double (&out)[N]) {
+  while (want) {
+    unsigned long long t[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if (want >> j & 1u) t[j] = peek(src[j], &out[j]);
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if ((want >> j & 1u) && t[j] == tag) want &= ~(1u << j);
   }
 }
 
-__global__ void __launch_bounds__(kThreads) panel_kernel(PanelArgs P) {
-  extern __shared__ double rows[];  // [nr][w + 1]: the block's rows of the sub-panel
-  __shared__ double s_val[kThreads / 32], urow[kBaseW], krow[kBaseW];
-  __shared__ long long s_idx[kThreads / 32], s_p;
-  cg::grid_group grid = cg::this_grid();
-  const int w = P.w, ld = w + 1, tid = threadIdx.x, lane = tid % 32, wid = tid / 32;
+// r[k] for a register array and a run-time k (a select chain: registers cannot be indexed).
+template <int N>
+__device__ __forceinline__ double pick(const double (&r)[N], int k) {
+  double x = r[0];
+#pragma unroll
+  for (int c = 1; c < N; ++c) x = c == k ? r[c] : x;
+  return x;
+}
+
+// Factors an h x w sub-panel (w <= W) with partial pivoting. A row is shared by G = W / C
+// threads of one warp (C = min(W, kColsPerThread) columns each); a warp holds RW = 32 / G row
+// slots, a block of T threads T / G slots, and every thread R rows (the slot's row, then the
+// rows T / G, 2 T / G, ... further down): block b owns rows [b RB, (b + 1) RB), RB = R T / G.
+// Lane l of a warp serves row slot l % RW and column group l / RW, so that consecutive lanes
+// load consecutive rows. Per column k:
+//   - the threads of row k publish it (rowk); every block finds its best candidate row, whose
+//     threads publish it, and thread 0 publishes the block's offer {|value|};
+//   - warp 0 of every block waits for all offers, picks the winner (same data and order in
+//     every block, so every block picks the same row), then reads its row and row k: two trips
+//     to L2, no grid barrier;
+//   - every thread swaps, scales and updates its own part of its rows, with no barrier.
+// The grid is launched cooperatively so that all blocks are resident and the waits end.
+// (A variant exchanging through one thread-block cluster's shared memory was measured on the
+// H100 and was no faster: a cluster of 16 SMs holds too few rows per thread to keep the
+// update short, and the per-column cost is instruction latency, not the L2 trips.)
+template <int W, int R>
+__global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
+  constexpr int C = W < kColsPerThread ? W : kColsPerThread, G = W / C, RW = 32 / G;
+  __shared__ double s_val[kMaxThreads / 32], urow[W], krow[W];
+  __shared__ long long s_idx[kMaxThreads / 32], s_p;
+  const int T = blockDim.x, tid = threadIdx.x, lane = tid % 32, wid = tid / 32;
+  const int warps = T / 32, nblk = gridDim.x, slots = T / G;
+  const int grp = lane / RW, c0 = grp * C;  // this thread's columns: c0 .. c0 + C - 1
   const long long kNone = LLONG_MAX;
-  const int64_t r0 = static_cast<int64_t>(blockIdx.x) * P.rpb;
-  const int64_t left = P.h - r0;
-  const int nr = static_cast<int>(left <= 0 ? 0 : (left < P.rpb ? left : P.rpb));
-  for (int64_t x = tid; x < static_cast<int64_t>(nr) * w; x += kThreads) {
-    const int i = static_cast<int>(x % nr), c = static_cast<int>(x / nr);
-    rows[i * ld + c] = P.a[r0 + i + c * P.lda];
+  const int64_t rb = static_cast<int64_t>(R) * slots;                  // rows per block
+  const int64_t r0 = blockIdx.x * rb + wid * RW + lane % RW;             // this thread's first row
+  double a[R][C];
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const int64_t g = r0 + static_cast<int64_t>(i) * slots;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      a[i][c] = g < P.h && c0 + c < P.w ? P.a[g + (c0 + c) * P.lda] : 0.0;
   }
-  __syncthreads();
-  for (int k = 0; k < w; ++k) {
-    double *cand = P.s->cand[k & 1];
-    double *rowk = P.s->rowk[k & 1];
-    // This block's candidate among its rows i >= k. `v > best` is false for NaN: never chosen.
+  for (int k = 0; k < P.w; ++k) {
+    const int par = k & 1, kg = k / C, kc = k % C;  // column k: group kg, entry kc
+    const unsigned long long tag = P.tag0 + k;
+    // This thread's candidate among its rows g >= k; `v > best` is false for NaN: never chosen.
     double best = -1.0;
     long long bi = kNone;
-    for (int i = tid; i < nr; i += kThreads) {
-      if (r0 + i < k) continue;
-      const double v = fabs(rows[i * ld + k]);
-      if (v > best) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int64_t g = r0 + static_cast<int64_t>(i) * slots;
+      if (g == k) {  // the diagonal row, for the block that receives the pivot row
+#pragma unroll
+        for (int c = 0; c < C; ++c) publish(&P.s->rowk[par][c0 + c], a[i][c], tag);
+      }
+      const double v = fabs(pick(a[i], kc));
+      if (grp == kg && g >= k && g < P.h && v > best) {
         best = v;
-        bi = r0 + i;
+        bi = g;
       }
     }
     warp_best(best, bi);
+    double bv = -1.0;  // the winner (warp 0)
+    long long bp = kNone;
     if (lane == 0) {
       s_val[wid] = best;
       s_idx[wid] = bi;
     }
     __syncthreads();
-    if (tid == 0) {
-      for (int q = 1; q < kThreads / 32; ++q) offer(s_val[q], s_idx[q], best, bi);
-      s_p = bi;
-      cand[blockIdx.x * kSlot] = best;
-      cand[blockIdx.x * kSlot + 1] = bi == kNone ? -1.0 : static_cast<double>(bi);
+    // The block's best, in every warp: a shuffle reduction, not a loop over the warps.
+    best = lane < warps ? s_val[lane] : -1.0;
+    bi = lane < warps ? s_idx[lane] : kNone;
+    warp_best(best, bi);
+    // The block's offer; the candidate row from the threads that hold it. Every value
+    // carries its tag: no order between them is needed.
+    if (tid == 0) publish(&P.s->offer[par][blockIdx.x], best, tag);
+    if (bi != kNone) {
+      Tagged *slot = P.s->cand[par][blockIdx.x];
+#pragma unroll
+      for (int i = 0; i < R; ++i)
+        if (r0 + static_cast<int64_t>(i) * slots == bi) {
+#pragma unroll
+          for (int c = 0; c < C; ++c) publish(slot + c0 + c, a[i][c], tag);
+          if (grp == 0) publish(slot + W, static_cast<double>(bi), tag);
+        }
     }
-    __syncthreads();
-    const long long mine = s_p;
-    if (tid < w) {
-      if (mine != kNone) cand[blockIdx.x * kSlot + 2 + tid] = rows[(mine - r0) * ld + tid];
-      if (k >= r0 && k < r0 + nr) rowk[tid] = rows[(k - r0) * ld + tid];
-    }
-    grid.sync();
-    // Every block picks the same winner (same data, same order of comparisons). __ldcg: the
-    // slots were written by other SMs, and this SM's L1 may hold them from two columns ago.
     if (wid == 0) {
-      double bv = -1.0;
-      long long bp = kNone;
-      for (int q = lane; q < static_cast<int>(gridDim.x); q += 32) {
-        const double v = __ldcg(cand + q * kSlot), pr = __ldcg(cand + q * kSlot + 1);
-        const long long p = pr < 0 ? kNone : static_cast<long long>(pr);
-        if (p != kNone) offer(v, p, bv, bp);
+      constexpr int kPer = kMaxBlocks / 32;  // offers a lane waits for
+      const Tagged *from[kPer];
+      double v[kPer];
+      unsigned want = 0;
+#pragma unroll
+      for (int j = 0; j < kPer; ++j) {
+        from[j] = &P.s->offer[par][lane + 32 * j];
+        if (lane + 32 * j < nblk) want |= 1u << j;
       }
-      warp_best(bv, bp);
-      if (lane == 0) s_p = bp == kNone ? k : bp;  // only NaNs below the diagonal: keep row k
+      await_all(from, want, tag, v);
+#pragma unroll
+      for (int j = 0; j < kPer; ++j)
+        if (lane + 32 * j < nblk && v[j] >= 0.0) offer(v[j], lane + 32 * j, bv, bp);
+      warp_best(bv, bp);  // bp: the winning block
+      // Its row and index, and row k, in one trip.
+      const Tagged *win = P.s->cand[par][bp == kNone ? 0 : bp];
+      const int e0 = lane, e1 = lane + 32;
+      const Tagged *row_from[5] = {&P.s->rowk[par][e0], &P.s->rowk[par][e1 % kBaseW],
+                                   win + e0, win + e1 % kBaseW, win + W};
+      unsigned need = (e0 < W ? 1u : 0u) | (e1 < W ? 2u : 0u);
+      if (bp != kNone) need |= need << 2 | (lane == 0 ? 16u : 0u);
+      double x[5];
+      await_all(row_from, need, tag, x);
+      if (e0 < W) {
+        krow[e0] = x[0];
+        urow[e0] = bp == kNone ? x[0] : x[2];
+      }
+      if (e1 < W) {
+        krow[e1] = x[1];
+        urow[e1] = bp == kNone ? x[1] : x[3];
+      }
+      if (lane == 0) s_p = bp == kNone ? k : static_cast<long long>(x[4]);
     }
+    // No candidate anywhere (only NaN on and below the diagonal): row k stays, as IDAMAX's
+    // would not; the caller sends such matrices to LAPACK anyway.
     __syncthreads();
     const long long p = s_p;
-    if (tid < w) {
-      krow[tid] = __ldcg(rowk + tid);
-      urow[tid] = p == k ? krow[tid] : __ldcg(cand + (p / P.rpb) * kSlot + 2 + tid);
-    }
-    __syncthreads();
     const double piv = urow[k];
     if (blockIdx.x == 0 && tid == 0) {
       P.ipiv[k] = static_cast<int>(P.row_base + p + 1);
       if (piv == 0.0) atomicCAS(P.info, 0, static_cast<int>(P.col_base + k + 1));
     }
-    if (piv != 0.0) {  // a zero pivot: no interchange (p == k), no scaling, as DGETF2
-      if (p != k && tid < w) {
-        if (p >= r0 && p < r0 + nr) rows[(p - r0) * ld + tid] = krow[tid];
-        if (k >= r0 && k < r0 + nr) rows[(k - r0) * ld + tid] = urow[tid];
+    if (piv == 0.0) continue;  // a zero pivot: no interchange (p == k), no scaling, as DGETF2
+    const bool recip = fabs(piv) >= kSfmin;
+    const double inv = 1.0 / piv;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const int64_t g = r0 + static_cast<int64_t>(i) * slots;
+      if (p != k && (g == p || g == k)) {
+        const double *src = (g == p ? krow : urow) + c0;
+#pragma unroll
+        for (int c = 0; c < C; ++c) a[i][c] = src[c];
       }
-      __syncthreads();
-      const bool recip = fabs(piv) >= kSfmin;
-      const double inv = 1.0 / piv;
-      const int64_t below = k + 1 - r0;  // this block's first row under the diagonal
-      const int i0 = below <= 0 ? 0 : (below >= nr ? nr : static_cast<int>(below));
-      for (int i = i0 + tid; i < nr; i += kThreads) {
-        double &l = rows[i * ld + k];
-        l = recip ? l * inv : l / piv;
-      }
-      __syncthreads();
-      // The rank-1 update, one (row, column) entry per thread and step. Separate rounding of
-      // product and difference, as DGER compiled without contraction: a rank-deficient matrix
-      // then meets the exact zero pivots LAPACK meets (INFO).
-      const int nc = w - k - 1;
-      for (int x = tid; x < (nr - i0) * nc; x += kThreads) {
-        double *row = rows + (i0 + x / nc) * ld;
-        const int c = k + 1 + x % nc;
-        row[c] = __dsub_rn(row[c], __dmul_rn(row[k], urow[c]));
+      // The multiplier, computed by the thread that holds column k and shared with the row's
+      // other threads (every lane takes part in the shuffle).
+      double l = pick(a[i], kc);
+      if (recip)  // the same in every thread: the division is skipped, not computed and dropped
+        l *= inv;
+      else
+        l /= piv;
+      l = __shfl_sync(0xffffffffu, l, kg * RW + lane % RW);
+      if (g > k && g < P.h) {
+        // The rank-1 update with separate rounding of product and difference, as DGER compiled
+        // without contraction: a rank-deficient matrix then meets the exact zero pivots LAPACK
+        // meets (INFO).
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          if (c0 + c == k) a[i][c] = l;
+          if (c0 + c > k) a[i][c] = __dsub_rn(a[i][c], __dmul_rn(l, urow[c0 + c]));
+        }
       }
     }
-    __syncthreads();
   }
-  for (int64_t x = tid; x < static_cast<int64_t>(nr) * w; x += kThreads) {
-    const int i = static_cast<int>(x % nr), c = static_cast<int>(x / nr);
-    P.a[r0 + i + c * P.lda] = rows[i * ld + c];
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const int64_t g = r0 + static_cast<int64_t>(i) * slots;
+    if (g < P.h) {
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if (c0 + c < P.w) P.a[g + (c0 + c) * P.lda] = a[i][c];
+    }
   }
 }
 
@@ -205,16 +322,17 @@ __global__ void plan_swaps(const int *ipiv, int64_t k0, int64_t k1, int64_t row_
                            SwapPlan *plan) {
   __shared__ int64_t rows[kMaxSwaps];
   __shared__ int from[kMaxSwaps];  // from[i]: index in rows of the original row now at rows[i]
-  __shared__ int outside;
+  __shared__ int outside, piv[kMaxSwaps / 2];
   const int lane = threadIdx.x, len = static_cast<int>(k1 - k0);
-  for (int i = lane; i < len; i += 32) {
+  for (int i = lane; i < len; i += 32) {  // the pivots first: one trip to memory, not len
     rows[i] = k0 + i;
     from[i] = i;
+    piv[i] = ipiv[k0 + i];
   }
   if (lane == 0) outside = 0;
   __syncwarp();
   for (int64_t k = k0; k < k1; ++k) {
-    const int64_t p = ipiv[k] - 1 - row_base;
+    const int64_t p = piv[k - k0] - 1 - row_base;
     const int nout = outside;  // the same in every lane: the last __syncwarp follows its update
     int at;
     if (p < k1) {
@@ -281,12 +399,36 @@ __global__ void nonfinite_kernel(const double *a, int64_t lda, int64_t m, int64_
   if (__syncthreads_or(bad) && threadIdx.x == 0) atomicExch(flag, 1);
 }
 
+// The panel kernel of width w (a power of two in [kMinW, kBaseW]) and r rows per thread (1, 2, 4).
+template <int W>
+void *panel_kernel_rows(int r) {
+  return r == 1   ? reinterpret_cast<void *>(panel_kernel<W, 1>)
+         : r == 2 ? reinterpret_cast<void *>(panel_kernel<W, 2>)
+                  : reinterpret_cast<void *>(panel_kernel<W, 4>);
+}
+void *panel_kernel_of(int w, int r) {
+  switch (w) {
+    case 64: return panel_kernel_rows<64>(r);
+    case 32: return panel_kernel_rows<32>(r);
+    case 16: return panel_kernel_rows<16>(r);
+    case 8: return panel_kernel_rows<8>(r);
+    default: return panel_kernel_rows<kMinW>(r);
+  }
+}
+
+// A launch of the panel kernel: its width, rows per thread, threads per block and blocks.
+struct PanelShape {
+  int w, rows, threads;
+  int64_t blocks;
+};
+
 struct Driver {
   cublasHandle_t blas;
   cudaStream_t st;
   int *info;
   Scratch *s;
   int sms;
+  unsigned long long *tag;  // the next launch's first offer tag
 
   Status gemm_minus(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda,
                     const double *B, int64_t ldb, double *C, int64_t ldc) const {
@@ -323,47 +465,56 @@ struct Driver {
     return check_launch("apply_swaps");
   }
 
-  // Blocks and rows per block of the panel kernel for h rows of w columns: about a row per
-  // thread, more blocks where the rows would not fit one block's shared memory.
-  void shape(int64_t h, int w, int64_t *blocks, int64_t *rpb) const {
-    const int64_t row_bytes = (w + 1) * static_cast<int64_t>(sizeof(double));
-    const int64_t by_smem = (h * row_bytes + kPanelSmemMax - 1) / kPanelSmemMax;
-    *blocks = std::max<int64_t>(1, std::max<int64_t>((h + kThreads - 1) / kThreads, by_smem));
-    *rpb = (h + *blocks - 1) / *blocks;
-  }
-
-  // The widest sub-panel (<= kBaseW, a power of two) for which a panel of h rows runs as one
-  // cooperative launch: every block resident at once, as the occupancy calculator sees it.
-  int base_width(int64_t h) const {
-    for (int w = kBaseW; w >= 1; w /= 2) {
-      int64_t blocks = 0, rpb = 0;
-      shape(h, w, &blocks, &rpb);
-      const size_t smem = static_cast<size_t>(rpb) * (w + 1) * sizeof(double);
-      if (smem > kPanelSmemMax || blocks > kMaxBlocks) continue;
-      int per_sm = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, panel_kernel, kThreads, smem) !=
-          cudaSuccess)
-        return 0;
-      if (static_cast<int64_t>(per_sm) * sms >= blocks) return w;
+  // The launch for h rows of a kernel of width w (a power of two): the rows spread over all SMs
+  // (a block per SM), a row per thread where a block of kMaxThreads threads can hold them.
+  // rows > kMaxRows: too tall for this width.
+  PanelShape shape(int64_t h, int w) const {
+    const int64_t spread = std::min<int64_t>(sms, kMaxBlocks);
+    const int g = w / std::min(w, kColsPerThread);  // threads per row
+    PanelShape p{w, 1, 0, 0};
+    for (;; p.rows *= 2) {
+      const int64_t slots = (h + p.rows - 1) / p.rows;
+      const int64_t per_block = ((slots * g + spread - 1) / spread + 31) / 32 * 32;
+      if (per_block <= kMaxThreads || p.rows > kMaxRows) {
+        p.threads = static_cast<int>(std::max<int64_t>(32, std::min<int64_t>(per_block, kMaxThreads)));
+        p.blocks = (slots + p.threads / g - 1) / (p.threads / g);
+        return p;
+      }
     }
-    return 0;
   }
 
+  // The sub-panel kernel for a panel of h rows: the widest whose blocks are all resident at
+  // once (as the occupancy calculator sees it). w = 0: none.
+  PanelShape choose(int64_t h) const {
+    for (int w = kBaseW; w >= kMinW; w /= 2) {
+      const PanelShape p = shape(h, w);
+      if (p.rows > kMaxRows || p.blocks > kMaxBlocks) continue;
+      int per_sm = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, panel_kernel_of(w, p.rows),
+                                                        p.threads, 0) != cudaSuccess)
+        break;
+      if (static_cast<int64_t>(per_sm) * sms >= p.blocks) return p;
+    }
+    return PanelShape{0, 0, 0, 0};
+  }
+
+  // The sub-panel of h rows and w <= kBaseW columns at a.
   Status base(double *a, int64_t lda, int64_t h, int w, int *ipiv, int64_t row_base,
               int64_t col_base) const {
-    int64_t blocks = 0, rpb = 0;
-    shape(h, w, &blocks, &rpb);
-    const size_t smem = static_cast<size_t>(rpb) * (w + 1) * sizeof(double);
-    PanelArgs args{a, lda, h, w, rpb, ipiv, row_base, col_base, info, s};
+    int cap = kMinW;  // the kernel's width: w rounded up to a power of two
+    while (cap < w) cap *= 2;
+    const PanelShape p = shape(h, cap);
+    PanelArgs args{a, lda, h, w, ipiv, row_base, col_base, info, s, *tag};
+    *tag += kBaseW;
     void *params[] = {&args};
-    const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(panel_kernel),
-                                                      dim3(unsigned(blocks)), dim3(kThreads),
-                                                      params, smem, st);
+    void *fn = panel_kernel_of(cap, p.rows);
+    const cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(unsigned(p.blocks)),
+                                                      dim3(p.threads), params, 0, st);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // not sticky: the CPU can take over
       cudaGetLastError();
       return Status::fail(Status::unavailable,
-                          "panel_kernel: " + std::to_string(blocks) + " blocks of " +
-                              std::to_string(smem) + " B not co-resident");
+                          "panel_kernel: " + std::to_string(p.blocks) + " blocks of " +
+                              std::to_string(p.threads) + " threads not co-resident");
     }
     return check(e, "panel_kernel");
   }
@@ -405,19 +556,14 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb) {
   if (nb <= 0) nb = kGetrfBlock;
   nb = std::min(nb, kMaxSwaps / 2);
-  static std::once_flag once;
-  std::call_once(once, [] {
-    cudaFuncSetAttribute(panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         static_cast<int>(kPanelSmemMax));
-    // A cooperative launch is checked against the carveout in force: ask for all of it.
-    cudaFuncSetAttribute(panel_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                         cudaSharedmemCarveoutMaxShared);
-  });
-  Driver d{blas, st, info, static_cast<Scratch *>(scratch), sm_count()};
+  unsigned long long tag = 1;  // the offers are zeroed below: tag 0 is never waited for
+  Driver d{blas, st, info, static_cast<Scratch *>(scratch), sm_count(), &tag};
   const int64_t mn = std::min(m, n);
-  const int wb = d.base_width(m);
-  if (wb == 0) return Status::fail(Status::unavailable, "panel too tall for the GPU panel kernel");
+  if (d.choose(m).w == 0)
+    return Status::fail(Status::unavailable, "panel too tall for the GPU panel kernel");
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
+  // Tags start at 1 and grow: zeroed slots are never mistaken for published ones.
+  if (s) s = check(cudaMemsetAsync(d.s, 0, sizeof(Scratch) - sizeof(SwapPlan), st), "cudaMemsetAsync");
   if (s) s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync");
   if (!s) return s;
   if (m > 0 && n > 0) {
@@ -429,7 +575,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
     const int64_t jb = std::min<int64_t>(nb, mn - j);
     double *pan = a + j + j * lda;
     s = d.gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, pan, lda);
-    if (s) s = d.panel(pan, lda, m - j, jb, ipiv + j, j, j, wb);
+    if (s) s = d.panel(pan, lda, m - j, jb, ipiv + j, j, j, d.choose(m - j).w);
     if (s) s = d.plan(j, j + jb, ipiv, 0);
     if (s) s = d.apply(a, lda, j);
     if (s && j + jb < n) {

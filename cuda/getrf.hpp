@@ -22,7 +22,7 @@ size_t getrf_scratch_bytes();
 // INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity. Everything is queued on `stream` (whose work the cuBLAS handle
 // must follow); nothing waits. nb = 0 takes kGetrfBlock. Returns `unavailable` if a panel is
-// too tall for the on-chip panel kernel (more than about 3.5 million rows).
+// too tall for the on-chip panel kernel (more than 524288 rows).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0);
 
