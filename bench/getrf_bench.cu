@@ -166,10 +166,10 @@ void block_sweep(const Gpu &g, int64_t n) {
   }
 }
 
-// One panel of kGetrfBlock columns (an m x nb factorization: no block row, no DGEMM of K > 0),
+// One panel of 128 columns (an m x nb factorization: no block row, no DGEMM of K > 0),
 // printed as time per column: the part of the factorization that does not scale with flops.
 void panel_probe(const Gpu &g) {
-  const int nb = gpueig::gpu::kGetrfBlock;
+  const int nb = 128;
   for (int64_t m : {1024, 2048, 4096, 8192, 16384, 32768}) {
     double *a, *a0;
     int *ipiv, *flags;

@@ -554,7 +554,7 @@ size_t getrf_scratch_bytes() { return sizeof(Scratch); }
 
 Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb) {
-  if (nb <= 0) nb = kGetrfBlock;
+  if (nb <= 0) nb = getrf_block(std::min(m, n));
   nb = std::min(nb, kMaxSwaps / 2);
   unsigned long long tag = 1;  // the offers are zeroed below: tag 0 is never waited for
   Driver d{blas, st, info, static_cast<Scratch *>(scratch), sm_count(), &tag};

@@ -11,8 +11,12 @@
 
 namespace gpueig::gpu {
 
-// Block size of the Crout loop (columns per panel), tuned on the H100: see cuda/getrf.cu.
-constexpr int kGetrfBlock = 128;
+// Block size of the Crout loop (columns per panel) for min(m, n) = mn, tuned on the H100
+// (gpueig_bench's block sweep, 2026-11-21): 64 at 8192 (43.4 ms against 45.2 with 128 and 50.8
+// with 256), 128 at 16384 (156.8 ms against 160.0 with 64 and 170.0 with 256). A wider panel
+// costs more columns of the latency-bound panel kernel per DGEMM; a narrower one more, smaller
+// DGEMMs, which only pays while they are small anyway.
+inline int getrf_block(int64_t mn) { return mn < 12288 ? 64 : 128; }
 
 // Device scratch getrf_device needs (pivot candidates of the panel kernel, the flags).
 size_t getrf_scratch_bytes();
@@ -21,7 +25,7 @@ size_t getrf_scratch_bytes();
 // `ipiv` (device, min(m, n) ints) receives 1-based row interchanges, `*info` (device) DGETRF's
 // INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity. Everything is queued on `stream` (whose work the cuBLAS handle
-// must follow); nothing waits. nb = 0 takes kGetrfBlock. Returns `unavailable` if a panel is
+// must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
 // too tall for the on-chip panel kernel (more than 524288 rows).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0);

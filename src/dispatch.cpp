@@ -15,14 +15,15 @@ namespace {
 // Defaults are measured by gpueig_bench's crossover sweeps (host call, transfers included, against
 // OpenBLAS) on an H100, 2026-11-21. gtsv: GPU faster from n = 16384 on (0.108 vs 0.277 ms),
 // a tie at 4096 (0.065-0.074 vs 0.069 ms). stebz (all eigenvalues): GPU faster from n = 32 on (0.048 vs
-// 0.255 ms), slower at 16 (0.048 vs 0.040 ms). getrf (square): GPU faster from 2048 on (15.9 vs
-// 19.0 ms), a tie at 1024 (7.3 vs 7.3 ms). Routines without a GPU method keep "never".
+// 0.255 ms), slower at 16 (0.048 vs 0.040 ms). getrf (square): GPU faster at every size swept,
+// from 128 (0.41 vs 0.58 ms) to 2048 (11.3 vs 19.0 ms); smaller sizes were not swept and stay
+// on the CPU. Routines without a GPU method keep "never".
 constexpr int64_t kNever = INT64_MAX;
 const RoutineInfo kRoutines[] = {
     {"sytrd", false, kNever, "n"},
     {"stebz", true, 32, "n"},
     {"gtsv", true, 16384, "n"},
-    {"getrf", true, 2048, "min(m,n)"},
+    {"getrf", true, 128, "min(m,n)"},
     {"toeplitz", false, kNever, "n"},
 };
 
