@@ -21,6 +21,15 @@ namespace bench {
       std::exit(2);                                                                   \
     }                                                                                 \
   } while (0)
+// A cuSPARSE / cuSOLVER / cuBLAS call that must return `ok` (its library's success status).
+#define LIB_OK(x, ok, lib)                                                                  \
+  do {                                                                                      \
+    const auto s_ = (x);                                                                    \
+    if (s_ != (ok)) {                                                                       \
+      std::fprintf(stderr, "%s:%d %s: %s status %d\n", __FILE__, __LINE__, #x, lib, (int)s_); \
+      std::exit(2);                                                                         \
+    }                                                                                       \
+  } while (0)
 struct Row {
   std::string routine, problem, mode;  // mode: "device" (device-resident) or "host" (host call)
   long long n;

@@ -22,14 +22,7 @@
 namespace bench {
 namespace {
 
-#define SOLVER_OK(x)                                                                        \
-  do {                                                                                      \
-    cusolverStatus_t s_ = (x);                                                              \
-    if (s_ != CUSOLVER_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d %s: cuSOLVER status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
-  } while (0)
+#define SOLVER_OK(x) LIB_OK(x, CUSOLVER_STATUS_SUCCESS, "cuSOLVER")
 
 double gflops(int64_t n, double ms) { return 2.0 / 3.0 * double(n) * n * n / (ms * 1e6); }
 

@@ -40,14 +40,7 @@ using bench::device_ms;
 using bench::host_ms;
 using bench::median;
 
-#define SPARSE_OK(x)                                                                  \
-  do {                                                                                \
-    cusparseStatus_t s_ = (x);                                                        \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                              \
-      std::fprintf(stderr, "%s:%d %s: cuSPARSE status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-      std::exit(2);                                                                   \
-    }                                                                                 \
-  } while (0)
+#define SPARSE_OK(x) LIB_OK(x, CUSPARSE_STATUS_SUCCESS, "cuSPARSE")
 
 template <class T>
 T *device_copy(const std::vector<T> &h) {

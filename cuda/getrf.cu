@@ -26,6 +26,7 @@
 // (the `nonfinite` flag), whose INFO then depends on its own BLAS's NaN rules.
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <string>
 
 #include "context.hpp"
@@ -76,7 +77,7 @@ struct PanelArgs {
   double *a;
   int64_t lda, h;           // the sub-panel: h rows x w columns at a (w <= the kernel's W)
   int w;
-  int *ipiv;                // W entries
+  int *ipiv;                // w entries
   int64_t row_base;         // global row of the sub-panel's row 0 (ipiv values are global, 1-based)
   int64_t col_base;         // global column of its column 0 (for INFO)
   int *info;
@@ -205,8 +206,6 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
       }
     }
     warp_best(best, bi);
-    double bv = -1.0;  // the winner (warp 0)
-    long long bp = kNone;
     if (lane == 0) {
       s_val[wid] = best;
       s_idx[wid] = bi;
@@ -230,6 +229,8 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
         }
     }
     if (wid == 0) {
+      double bv = -1.0;  // the winning block's |value| and number
+      long long bp = kNone;
       constexpr int kPer = kMaxBlocks / 32;  // offers a lane waits for
       const Tagged *from[kPer];
       double v[kPer];
@@ -244,7 +245,9 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
       for (int j = 0; j < kPer; ++j)
         if (lane + 32 * j < nblk && v[j] >= 0.0) offer(v[j], lane + 32 * j, bv, bp);
       warp_best(bv, bp);  // bp: the winning block
-      // Its row and index, and row k, in one trip.
+      // Its row and index, and row k, in one trip. No candidate anywhere (only NaN on and
+      // below the diagonal): row k stays, as IDAMAX's would not; the caller sends such
+      // matrices to LAPACK anyway.
       const Tagged *win = P.s->cand[par][bp == kNone ? 0 : bp];
       const int e0 = lane, e1 = lane + 32;
       const Tagged *row_from[5] = {&P.s->rowk[par][e0], &P.s->rowk[par][e1 % kBaseW],
@@ -263,8 +266,6 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
       }
       if (lane == 0) s_p = bp == kNone ? k : static_cast<long long>(x[4]);
     }
-    // No candidate anywhere (only NaN on and below the diagonal): row k stays, as IDAMAX's
-    // would not; the caller sends such matrices to LAPACK anyway.
     __syncthreads();
     const long long p = s_p;
     const double piv = urow[k];
@@ -563,7 +564,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
     return Status::fail(Status::unavailable, "panel too tall for the GPU panel kernel");
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
   // Tags start at 1 and grow: zeroed slots are never mistaken for published ones.
-  if (s) s = check(cudaMemsetAsync(d.s, 0, sizeof(Scratch) - sizeof(SwapPlan), st), "cudaMemsetAsync");
+  if (s) s = check(cudaMemsetAsync(d.s, 0, offsetof(Scratch, plan), st), "cudaMemsetAsync");
   if (s) s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync");
   if (!s) return s;
   if (m > 0 && n > 0) {
