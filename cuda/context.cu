@@ -148,11 +148,22 @@ Context::~Context() {
   if (blas_) cublasDestroy(blas_);
   if (ring_.base) {
     cudaStreamSynchronize(stream_);
+    if (copy_) cudaStreamSynchronize(copy_);
     for (cudaEvent_t e : ring_.done) cudaEventDestroy(e);
     cudaFreeHost(ring_.base);
   }
   if (work_) cudaFree(work_);
+  if (copy_) cudaStreamDestroy(copy_);
   if (stream_) cudaStreamDestroy(stream_);
+}
+
+Status Context::copy_stream(cudaStream_t *out) {
+  if (!copy_) {
+    Status st = check(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking), "cudaStreamCreate");
+    if (!st) return st;
+  }
+  *out = copy_;
+  return Status::success();
 }
 
 Status Context::workspace(size_t bytes, void **ptr) {

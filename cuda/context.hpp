@@ -48,6 +48,9 @@ class Context {
   ~Context();
 
   cudaStream_t stream() const { return stream_; }
+  // A second stream of the thread, created on first use, for transfers that overlap the work
+  // queued on stream() (getrf streams its matrix in and out while it is factored).
+  Status copy_stream(cudaStream_t *out);
   // A device buffer of at least `bytes`, valid until the next workspace() call of this thread.
   // GPUEIG_FAULT_INJECT=alloc makes it fail as cudaMalloc would (used by the fallback tests).
   Status workspace(size_t bytes, void **ptr);
@@ -56,7 +59,7 @@ class Context {
   Status ring(PinnedRing **out);
 
  private:
-  cudaStream_t stream_ = nullptr;
+  cudaStream_t stream_ = nullptr, copy_ = nullptr;
   void *work_ = nullptr;
   size_t work_bytes_ = 0;
   cublasHandle_t blas_ = nullptr;

@@ -28,6 +28,7 @@
 #include <climits>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "context.hpp"
 #include "getrf.hpp"
@@ -46,6 +47,12 @@ constexpr int kColsPerThread = 8;
 constexpr int kMaxBlocks = 128;   // blocks of a panel launch, at most (4 offers per lane)
 constexpr int kMaxSwaps = 1024;   // rows one interchange plan moves: 2 x the widest panel (512)
 constexpr int kSwapCols = 4;      // columns an apply_swaps block moves per step
+constexpr int kSwapThreads = 256;  // threads of an apply_swaps block
+constexpr int64_t kGatherCols = 256;  // columns of the streamed path's gather buffer
+// Widest chunk of the streamed path (H100, 2026-11-21: the chunked factorization without
+// transfers took 53.7 / 47.7 / 45.2 / 45.3 ms at n = 8192 with 512 / 1024 / 2048 / 4096, and
+// 169.0 / 157.7 / 156.8 ms at 16384 with 1024 / 2048 / 4096; 43.3 and 157.9 with one chunk).
+constexpr int64_t kMaxChunk = 4096;
 constexpr double kSfmin = 2.2250738585072014e-308;  // DLAMCH('S'): DGETF2 divides below it
 
 // Row interchanges ipiv[k0..k1) of a panel, as one permutation of the rows they touch: row
@@ -323,18 +330,19 @@ __global__ void plan_swaps(const int *ipiv, int64_t k0, int64_t k1, int64_t row_
                            SwapPlan *plan) {
   __shared__ int64_t rows[kMaxSwaps];
   __shared__ int from[kMaxSwaps];  // from[i]: index in rows of the original row now at rows[i]
-  __shared__ int outside, piv[kMaxSwaps / 2];
+  __shared__ int piv[kMaxSwaps / 2];
   const int lane = threadIdx.x, len = static_cast<int>(k1 - k0);
   for (int i = lane; i < len; i += 32) {  // the pivots first: one trip to memory, not len
     rows[i] = k0 + i;
     from[i] = i;
     piv[i] = ipiv[k0 + i];
   }
-  if (lane == 0) outside = 0;
   __syncwarp();
+  // In the loop, outside row number q (rows[len + q]) is written and searched by lane q % 32
+  // alone and from[] is lane 0's: no lane reads what another wrote until the loop ends.
+  int nout = 0;  // rows below k1 met so far: the same in every lane
   for (int64_t k = k0; k < k1; ++k) {
     const int64_t p = piv[k - k0] - 1 - row_base;
-    const int nout = outside;  // the same in every lane: the last __syncwarp follows its update
     int at;
     if (p < k1) {
       at = static_cast<int>(p - k0);
@@ -347,22 +355,19 @@ __global__ void plan_swaps(const int *ipiv, int64_t k0, int64_t k1, int64_t row_
       }
       if (at < 0) {
         at = len + nout;
-        if (lane == 0) {
-          rows[at] = p;
-          from[at] = at;
-          outside = nout + 1;
-        }
+        if (lane == nout % 32) rows[at] = p;
+        if (lane == 0) from[at] = at;
+        ++nout;
       }
     }
-    __syncwarp();
     if (lane == 0) {
       const int i = static_cast<int>(k - k0), t = from[i];
       from[i] = from[at];
       from[at] = t;
     }
-    __syncwarp();
   }
-  const int count = len + outside;
+  __syncwarp();
+  const int count = len + nout;
   for (int i = lane; i < count; i += 32) {
     plan->dst[i] = rows[i];
     plan->src[i] = rows[from[i]];
@@ -372,10 +377,25 @@ __global__ void plan_swaps(const int *ipiv, int64_t k0, int64_t k1, int64_t row_
 
 // Applies the plan to ncols columns of `a`: every block moves kSwapCols columns at a time, all
 // loads of a column before any store, so the loads of a step are independent and in flight
-// together (a sequence of swaps would wait for memory once per interchange).
-__global__ void apply_swaps(double *a, int64_t lda, int64_t ncols, const SwapPlan *plan) {
+// together (a sequence of swaps would wait for memory once per interchange). Block 0 also
+// applies it to `perm` (the row order of the streamed path), if given.
+__global__ void __launch_bounds__(kSwapThreads)
+    apply_swaps(double *a, int64_t lda, int64_t ncols, const SwapPlan *plan, int *perm) {
   __shared__ double vals[kSwapCols][kMaxSwaps];
   const int count = plan->count;
+  if (perm && blockIdx.x == 0) {
+    constexpr int kPer = kMaxSwaps / kSwapThreads;
+    int moved[kPer];
+    for (int q = 0; q < kPer; ++q) {
+      const int i = threadIdx.x + q * kSwapThreads;
+      if (i < count) moved[q] = perm[plan->src[i]];
+    }
+    __syncthreads();
+    for (int q = 0; q < kPer; ++q) {
+      const int i = threadIdx.x + q * kSwapThreads;
+      if (i < count) perm[plan->dst[i]] = moved[q];
+    }
+  }
   for (int64_t c0 = static_cast<int64_t>(blockIdx.x) * kSwapCols; c0 < ncols;
        c0 += static_cast<int64_t>(gridDim.x) * kSwapCols) {
     const int cols = ncols - c0 < kSwapCols ? static_cast<int>(ncols - c0) : kSwapCols;
@@ -390,6 +410,22 @@ __global__ void apply_swaps(double *a, int64_t lda, int64_t ncols, const SwapPla
     }
     __syncthreads();
   }
+}
+
+// temp(i, c) = a(perm[i], c) for the m x ncols block: a chunk's rows in the order the
+// interchanges so far left them (copied back to `a` afterwards).
+__global__ void gather_rows(const double *a, int64_t lda, int64_t m, int64_t ncols,
+                            const int *perm, double *temp) {
+  for (int64_t c = blockIdx.y; c < ncols; c += gridDim.y)
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x)
+      temp[i + c * m] = a[perm[i] + c * lda];
+}
+
+__global__ void iota(int *perm, int64_t m) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+       i += int64_t(gridDim.x) * blockDim.x)
+    perm[i] = static_cast<int>(i);
 }
 
 // Sets *flag if any of the m x n entries is NaN or infinite (a block per column at a time).
@@ -459,11 +495,30 @@ struct Driver {
     return check_launch("plan_swaps");
   }
 
-  Status apply(double *a, int64_t lda, int64_t ncols) const {
-    if (ncols == 0) return Status::success();
-    const int64_t blocks = std::min<int64_t>(8 * sms, (ncols + kSwapCols - 1) / kSwapCols);
-    apply_swaps<<<unsigned(blocks), 256, 0, st>>>(a, lda, ncols, &s->plan);
+  Status apply(double *a, int64_t lda, int64_t ncols, int *perm = nullptr) const {
+    if (ncols == 0 && !perm) return Status::success();
+    const int64_t blocks =
+        std::clamp<int64_t>((ncols + kSwapCols - 1) / kSwapCols, 1, int64_t(8) * sms);
+    apply_swaps<<<unsigned(blocks), kSwapThreads, 0, st>>>(a, lda, ncols, &s->plan, perm);
     return check_launch("apply_swaps");
+  }
+
+  // A chunk [c0, c1) that has just arrived: the interchanges so far, then rows 0:c0 of U.
+  Status admit(double *a, int64_t lda, int64_t m, int64_t c0, int64_t c1, const int *perm,
+               double *temp) const {
+    Status r = Status::success();
+    if (c0 == 0) return r;  // no interchanges yet, no U rows above
+    for (int64_t c = c0; c < c1 && r; c += kGatherCols) {
+      const int64_t w = std::min(kGatherCols, c1 - c);
+      const dim3 grid(unsigned(std::min<int64_t>((m + 255) / 256, 64)), unsigned(w));
+      gather_rows<<<grid, 256, 0, st>>>(a + c * lda, lda, m, w, perm, temp);
+      r = check_launch("gather_rows");
+      if (r)
+        r = check(cudaMemcpy2DAsync(a + c * lda, lda * sizeof(double), temp, m * sizeof(double),
+                                    m * sizeof(double), w, cudaMemcpyDeviceToDevice, st),
+                  "cudaMemcpy2DAsync");
+    }
+    return r ? trsm_lower_unit(c0, c1 - c0, a, lda, a + c0 * lda, lda) : r;
   }
 
   // The launch for h rows of a kernel of width w (a power of two): the rows spread over all SMs
@@ -553,8 +608,30 @@ int sm_count() {
 
 size_t getrf_scratch_bytes() { return sizeof(Scratch); }
 
+std::vector<int64_t> getrf_chunks(int64_t m, int64_t n, int nb) {
+  if (nb <= 0) nb = getrf_block(std::min(m, n));
+  const int64_t mn = std::min(m, n);
+  std::vector<int64_t> out{0};
+  for (int64_t w = int64_t(4) * nb; out.back() < mn; w = std::min<int64_t>(2 * w, kMaxChunk))
+    out.push_back(out.back() + w >= mn ? n : out.back() + w);
+  return out;
+}
+size_t getrf_feed_bytes(int64_t m) {
+  return (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256 +
+         static_cast<size_t>(m) * kGatherCols * sizeof(double);
+}
+
+Status getrf_check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, int64_t n,
+                          int *flag) {
+  if (m <= 0 || n <= 0) return Status::success();
+  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(8 * sm_count(), n));
+  nonfinite_kernel<<<grid, 256, 0, st>>>(a, lda, m, n, flag);
+  return check_launch("nonfinite_kernel");
+}
+
 Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, double *a,
-                    int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb) {
+                    int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb,
+                    GetrfFeed *feed, void *feed_buffers) {
   if (nb <= 0) nb = getrf_block(std::min(m, n));
   nb = std::min(nb, kMaxSwaps / 2);
   unsigned long long tag = 1;  // the offers are zeroed below: tag 0 is never waited for
@@ -565,25 +642,43 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
   // Tags start at 1 and grow: zeroed slots are never mistaken for published ones.
   if (s) s = check(cudaMemsetAsync(d.s, 0, offsetof(Scratch, plan), st), "cudaMemsetAsync");
-  if (s) s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync");
   if (!s) return s;
-  if (m > 0 && n > 0) {
-    const unsigned grid = static_cast<unsigned>(std::min<int64_t>(8 * d.sms, n));
-    nonfinite_kernel<<<grid, 256, 0, st>>>(a, lda, m, n, nonfinite);
-    if (!(s = check_launch("nonfinite_kernel"))) return s;
+  int *perm = nullptr;
+  double *temp = nullptr;
+  if (feed) {
+    perm = static_cast<int *>(feed_buffers);
+    temp = reinterpret_cast<double *>(static_cast<char *>(feed_buffers) +
+                                      (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256);
+    if (m > 0) {
+      iota<<<unsigned(std::min<int64_t>((m + 255) / 256, 1024)), 256, 0, st>>>(perm, m);
+      if (!(s = check_launch("iota"))) return s;
+    }
+  } else {
+    if (!(s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+        !(s = getrf_check_finite(st, a, lda, m, n, nonfinite)))
+      return s;
   }
-  for (int64_t j = 0; j < mn && s; j += nb) {
-    const int64_t jb = std::min<int64_t>(nb, mn - j);
-    double *pan = a + j + j * lda;
-    s = d.gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, pan, lda);
-    if (s) s = d.panel(pan, lda, m - j, jb, ipiv + j, j, j, d.choose(m - j).w);
-    if (s) s = d.plan(j, j + jb, ipiv, 0);
-    if (s) s = d.apply(a, lda, j);
-    if (s && j + jb < n) {
-      double *right = a + (j + jb) * lda;
-      s = d.apply(right, lda, n - j - jb);
-      if (s) s = d.gemm_minus(jb, n - j - jb, j, a + j, lda, right, lda, right + j, lda);
-      if (s) s = d.trsm_lower_unit(jb, n - j - jb, pan, lda, right + j, lda);
+  const std::vector<int64_t> chunks =
+      feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{0, std::max<int64_t>(n, 1)};
+  for (size_t k = 0; k + 1 < chunks.size() && s; ++k) {
+    const int64_t c0 = chunks[k], c1 = chunks[k + 1], steps_end = std::min(c1, mn);
+    if (feed) {
+      if (!(s = feed->arrive(c0, c1)) || !(s = d.admit(a, lda, m, c0, c1, perm, temp))) break;
+    }
+    for (int64_t j = c0; j < steps_end && s; j += nb) {
+      const int64_t jb = std::min<int64_t>(nb, steps_end - j);
+      double *pan = a + j + j * lda;
+      s = d.gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, pan, lda);
+      if (s) s = d.panel(pan, lda, m - j, jb, ipiv + j, j, j, d.choose(m - j).w);
+      if (s) s = d.plan(j, j + jb, ipiv, 0);
+      if (s) s = d.apply(a, lda, j, perm);
+      if (s && j + jb < c1) {  // the block row, on the columns of this chunk
+        double *right = a + (j + jb) * lda;
+        s = d.apply(right, lda, c1 - j - jb);
+        if (s) s = d.gemm_minus(jb, c1 - j - jb, j, a + j, lda, right, lda, right + j, lda);
+        if (s) s = d.trsm_lower_unit(jb, c1 - j - jb, pan, lda, right + j, lda);
+      }
+      if (s && feed) s = feed->finished(j + jb);
     }
   }
   return s;

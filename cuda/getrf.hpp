@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "gpu_backend.hpp"
 
@@ -21,13 +22,45 @@ inline int getrf_block(int64_t mn) { return mn < 12288 ? 64 : 128; }
 // Device scratch getrf_device needs (pivot candidates of the panel kernel, the flags).
 size_t getrf_scratch_bytes();
 
+// Lets the caller stream the matrix in while it is factored, and the finished parts out (the
+// host-pointer path, cuda/getrf_host.cu). With a feed, getrf_device takes the columns in chunks
+// [c0, c1) (getrf_chunks): it calls arrive(c0, c1) before the chunk's first step and from then
+// on expects the chunk's columns at `a` as the caller had them (rows not yet interchanged).
+// Columns of later chunks are neither read nor written before their arrival, so they may be in
+// flight meanwhile. On arrival a chunk gets the row interchanges so far (a gather through a
+// permutation vector) and its rows 0:c0 of U in one DTRSM: the update Crout's block-row steps
+// would have given it. finished(j) is called once the step that completes columns 0:j is
+// queued: rows 0:j of columns 0:j are final then (later interchanges touch rows >= j only).
+// Without a feed all columns are there from the start, in one chunk.
+struct GetrfFeed {
+  virtual ~GetrfFeed() = default;
+  virtual Status arrive(int64_t c0, int64_t c1) = 0;
+  virtual Status finished(int64_t j) = 0;
+};
+
+// The chunks getrf_device takes with a feed, as their first columns and then n: widths 4 nb,
+// 8 nb, ... up to 4096 columns; the last one also holds the columns past min(m, n). nb = 0:
+// getrf_block's.
+std::vector<int64_t> getrf_chunks(int64_t m, int64_t n, int nb = 0);
+
+// Bytes of device memory getrf_device needs with a feed (the row permutation, the gather buffer).
+size_t getrf_feed_bytes(int64_t m);
+
 // A = P L U in place for the m x n matrix `a` (leading dimension lda, device memory), as DGETRF:
 // `ipiv` (device, min(m, n) ints) receives 1-based row interchanges, `*info` (device) DGETRF's
 // INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity. Everything is queued on `stream` (whose work the cuBLAS handle
 // must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
-// too tall for the on-chip panel kernel (more than 524288 rows).
+// too tall for the on-chip panel kernel (more than 524288 rows). With a feed (whose buffers are
+// `feed_buffers`, getrf_feed_bytes(m)) `nonfinite` is left alone: the feed checks the columns
+// as they arrive (getrf_check_finite).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,
-                    int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0);
+                    int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0,
+                    GetrfFeed *feed = nullptr, void *feed_buffers = nullptr);
+
+// Sets *flag (device) to 1, queued on `stream`, if any of the m x n entries at `a` is NaN or
+// infinite.
+Status getrf_check_finite(cudaStream_t stream, const double *a, int64_t lda, int64_t m, int64_t n,
+                          int *flag);
 
 }  // namespace gpueig::gpu

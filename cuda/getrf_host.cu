@@ -1,6 +1,15 @@
-// gpu_getrf_crout with host pointers: the matrix through the pinned ring (cuda/staging.cu), the
-// device factorization (cuda/getrf.cu), then IPIV, INFO and the factors back.
+// gpu_getrf_crout with host pointers: the matrix goes up chunk by chunk through the pinned ring
+// (cuda/staging.cu) while the device factorization (cuda/getrf.cu) works on the chunks before
+// it, and the factors come back as they become final; then IPIV and INFO.
+//
+// The transfers run on a host thread of their own. The factorization queues a few thousand
+// kernels and library calls, and once the stream's queue is full each further call waits for
+// the GPU: a thread that also stages the uploads would then stall them (at n = 16384 on the
+// H100 the uploads stretched from 40 to over 100 ms that way).
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "context.hpp"
@@ -30,7 +39,185 @@ class StreamBuffer {
   void *p_ = nullptr;
 };
 
+Status nonfinite() {
+  return Status::fail(Status::unsafe, "A holds NaN or Inf entries: factored by LAPACK");
+}
+
 size_t round_up(size_t b) { return (b + 255) / 256 * 256; }
+
+// Events made for one call (from either of its threads) and destroyed with it.
+class Events {
+ public:
+  ~Events() {
+    for (cudaEvent_t e : all_) cudaEventDestroy(e);
+  }
+  Status record(cudaStream_t st, cudaEvent_t *out) {
+    cudaEvent_t e = nullptr;
+    Status s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    if (!s) return s;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      all_.push_back(e);
+    }
+    *out = e;
+    return check(cudaEventRecord(e, st), "cudaEventRecord");
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<cudaEvent_t> all_;
+};
+
+// The transfers of the caller's matrix around getrf_device (a GetrfFeed). stage() sends the
+// chunks up on the copy stream, each checked for NaN and Inf there, and announces each one;
+// arrive() (on the factorization's thread) makes the compute stream wait for it. finished()
+// records an event each kGroup columns; drain() copies back what each group finished (see
+// there). stage() then drain() run on the transfer thread, or, for a small matrix, on the
+// caller's thread before and after the factorization.
+class Feed final : public GetrfFeed {
+ public:
+  static constexpr int64_t kGroup = 256;
+
+  Feed(Context &ctx, cudaStream_t compute, cudaStream_t copy, double *a, int64_t lda, double *dA,
+       int64_t ldd, int64_t m, int64_t n, int *nonfinite)
+      : ctx_(ctx), compute_(compute), copy_(copy), a_(a), lda_(lda), dA_(dA), ldd_(ldd), m_(m),
+        n_(n), nonfinite_(nonfinite), chunks_(getrf_chunks(m, n)) {}
+
+  // Transfer side, part 1: every chunk up, then the NaN verdict (`bad`). Nothing is written to
+  // the caller's array here.
+  Status stage(bool *bad) {
+    Status s = Status::success();
+    for (size_t k = 0; k + 1 < chunks_.size() && s; ++k) {
+      const int64_t c0 = chunks_[k], c1 = chunks_[k + 1];
+      cudaEvent_t up = nullptr;
+      s = upload(ctx_, dA_ + c0 * ldd_, ldd_ * kD, a_ + c0 * lda_, lda_ * kD, m_ * kD, c1 - c0,
+                 copy_);
+      if (s) s = getrf_check_finite(copy_, dA_ + c0 * ldd_, ldd_, m_, c1 - c0, nonfinite_);
+      if (s) s = events_.record(copy_, &up);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (s) {
+        arrived_.push_back(up);
+      } else {
+        upload_failed_ = true;
+        why_ = s;
+      }
+      changed_.notify_all();
+    }
+    int flag = 0;
+    if (s) s = check(cudaMemcpyAsync(&flag, nonfinite_, sizeof(int), cudaMemcpyDeviceToHost, copy_),
+                     "cudaMemcpyAsync");
+    if (s) s = check(cudaStreamSynchronize(copy_), "getrf");
+    *bad = flag != 0;
+    return s;
+  }
+
+  // Transfer side, part 2: the factors into the caller's array as they become final. For a
+  // group of steps ending at row and column g1 (starting at g0) that is rows 0:g1 of its
+  // columns g0:g1 and rows g0:g1 of the columns 0:g0 to its left: later interchanges touch rows
+  // >= g1 only. After the last step, the rest: what the last group left, rows mn:m (m > n),
+  // columns mn:n (m < n). All through one download pipeline. Returns when all is in `a`, or
+  // early (nothing more written) if the factorization failed.
+  Status drain() {
+    wrote_ = true;  // from here on a failure leaves the caller's array part written
+    Downloader out(ctx_, copy_);
+    const int64_t mn = std::min(m_, n_);
+    int64_t g0 = 0;
+    for (size_t next = 0;; ++next) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return groups_.size() > next || closed_; });
+      if (aborted_) return Status::fail(Status::device_error, "factorization failed");
+      if (groups_.size() <= next) break;
+      const auto [g1, done] = groups_[next];
+      lock.unlock();
+      Status s = Status::success();
+      if (!(s = out.add(region(0, g1, g0, g1, done))) || !(s = out.add(region(g0, g1, 0, g0))))
+        return s;
+      g0 = g1;
+    }
+    Status s = Status::success();
+    if (!(s = out.add(region(0, mn, g0, mn, end_))) || !(s = out.add(region(g0, mn, 0, g0))) ||
+        !(s = out.add(region(mn, m_, 0, mn))) || !(s = out.add(region(0, m_, mn, n_))))
+      return s;
+    return out.finish();
+  }
+
+  // The transfer side cannot start: arrive() returns `why` instead of waiting.
+  void fail(const Status &why) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    upload_failed_ = true;
+    why_ = why;
+    changed_.notify_all();
+  }
+
+  // Whether drain() has begun writing the caller's array (read after it returned).
+  bool wrote() const { return wrote_; }
+
+  // Factorization side: ends the groups (end: after everything queued on the compute stream),
+  // or tells drain() to stop.
+  Status close(const Status &factored) {
+    const bool ok = static_cast<bool>(factored);
+    Status s = ok ? events_.record(compute_, &end_) : Status::success();
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    aborted_ = !ok || !s;
+    changed_.notify_all();
+    return s;
+  }
+
+  Status arrive(int64_t c0, int64_t) override {
+    const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
+    cudaEvent_t up = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return arrived_.size() > k || upload_failed_; });
+      if (arrived_.size() <= k) return why_;
+      up = arrived_[k];
+    }
+    return check(cudaStreamWaitEvent(compute_, up, 0), "cudaStreamWaitEvent");
+  }
+
+  Status finished(int64_t j) override {
+    if (j - last_group_ < kGroup) return Status::success();
+    last_group_ = j;
+    cudaEvent_t done = nullptr;
+    Status s = events_.record(compute_, &done);
+    if (!s) return s;
+    std::lock_guard<std::mutex> lock(mutex_);
+    groups_.emplace_back(j, done);
+    changed_.notify_all();
+    return s;
+  }
+
+ private:
+  // Rows r0:r1 of columns c0:c1, device to the caller's array, once `after` has completed
+  // (an empty region's event still counts).
+  Region region(int64_t r0, int64_t r1, int64_t c0, int64_t c1, cudaEvent_t after = nullptr) const {
+    if (r1 <= r0 || c1 <= c0) r1 = r0 = c1 = c0 = 0;
+    return Region{a_ + r0 + c0 * lda_, lda_ * kD, dA_ + r0 + c0 * ldd_, ldd_ * kD,
+                  static_cast<size_t>(r1 - r0) * kD, static_cast<size_t>(c1 - c0), after};
+  }
+
+  Context &ctx_;
+  cudaStream_t compute_, copy_;
+  double *a_;
+  int64_t lda_;
+  double *dA_;
+  int64_t ldd_, m_, n_;
+  int *nonfinite_;
+  const std::vector<int64_t> chunks_;
+  Events events_;
+  int64_t last_group_ = 0;  // factorization side only
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<cudaEvent_t> arrived_;  // chunk k's upload, in order
+  bool upload_failed_ = false;
+  Status why_;
+  std::vector<std::pair<int64_t, cudaEvent_t>> groups_;  // (g1, its last step done)
+  cudaEvent_t end_ = nullptr;
+  bool closed_ = false, aborted_ = false;
+  bool wrote_ = false;  // transfer side only
+};
 
 }  // namespace
 
@@ -40,7 +227,9 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   Context *ctx = nullptr;
   Status s = Context::get(ctx);
   cublasHandle_t blas = nullptr;
+  cudaStream_t copy = nullptr;
   if (s) s = ctx->blas(&blas);
+  if (s) s = ctx->copy_stream(&copy);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   const int64_t mn = std::min(m, n);
@@ -48,34 +237,77 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   const int64_t ldd = (m + 31) / 32 * 32;
   const size_t mat = round_up(static_cast<size_t>(ldd) * n * kD);
   const size_t piv = round_up(mn * sizeof(int));
+  const size_t scratch_bytes = round_up(getrf_scratch_bytes());
   StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat + piv + 256 + getrf_scratch_bytes()))) return s;
+  if (!(s = buf.allocate(mat + piv + 256 + scratch_bytes + getrf_feed_bytes(m)))) return s;
+  // However the call ends, the copy stream is done with the buffer before it is freed (on the
+  // compute stream) and with the caller's array before we return.
+  struct Drain {
+    cudaStream_t copy;
+    ~Drain() { cudaStreamSynchronize(copy); }
+  } drain{copy};
   double *dA = reinterpret_cast<double *>(buf.get());
   int *dipiv = reinterpret_cast<int *>(buf.get() + mat);
   int *flags = reinterpret_cast<int *>(buf.get() + mat + piv);  // INFO, non-finite
   void *scratch = buf.get() + mat + piv + 256;
+  void *feed_buffers = buf.get() + mat + piv + 256 + scratch_bytes;
 
-  if (!(s = upload(*ctx, dA, ldd * kD, a, lda * kD, m * kD, n)) ||
-      !(s = getrf_device(blas, st, m, n, dA, ldd, dipiv, flags, flags + 1, scratch)))
+  // The copy stream's first upload must find the buffer allocated and the flag cleared.
+  cudaEvent_t ready = nullptr;
+  Events events;
+  if (!(s = check(cudaMemsetAsync(flags + 1, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+      !(s = events.record(st, &ready)) ||
+      !(s = check(cudaStreamWaitEvent(copy, ready, 0), "cudaStreamWaitEvent")))
     return s;
-  int host_flags[2] = {0, 0};
+
+  // LAPACK's INFO on NaN or Inf entries follows its BLAS's IDAMAX (which entry wins against a
+  // NaN), which only LAPACK itself reproduces: the transfer side writes nothing to the caller's
+  // array before it knows there is none.
+  Feed feed(*ctx, st, copy, a, lda, dA, ldd, m, n, flags + 1);
+  bool bad = false;                  // set by stage(): read once the transfer side is done
+  Status moved = Status::success();  // the transfer side's outcome
+  bool threaded = static_cast<size_t>(m) * n * kD >= kStagingMinBytes;
+  std::thread worker;
+  if (threaded) {
+    try {
+      worker = std::thread([&] {
+        DeviceScope on_this_thread;
+        if (!(moved = on_this_thread.status())) return feed.fail(moved);
+        if ((moved = feed.stage(&bad)) && !bad) moved = feed.drain();
+      });
+    } catch (...) {  // no thread to be had: do it in turn
+      threaded = false;
+    }
+  }
+  if (!threaded && (!(moved = feed.stage(&bad)) || bad))
+    return moved ? nonfinite() : moved;
+  s = getrf_device(blas, st, m, n, dA, ldd, dipiv, flags, flags + 1, scratch, 0, &feed,
+                   feed_buffers);
+  // After a failure drain() stops; if it had begun, the caller's array is part written.
+  const Status closed = feed.close(s);
+  if (threaded) worker.join();
+  else if (closed && !bad) moved = feed.drain();
+  if (!s || !closed) {
+    const Status &why = s ? closed : s;
+    return feed.wrote() ? Status::fail(Status::output_lost, why.reason) : why;
+  }
+  if (bad) {
+    cudaStreamSynchronize(st);
+    return nonfinite();
+  }
+  if (!moved && !feed.wrote()) return moved;  // an upload failed: nothing written
+  int host_info = 0;
   std::vector<int> host_ipiv(mn);
-  if (!(s = check(cudaMemcpyAsync(host_flags, flags, sizeof host_flags, cudaMemcpyDeviceToHost,
-                                  st),
+  if (!moved ||
+      !(s = check(cudaMemcpyAsync(&host_info, flags, sizeof(int), cudaMemcpyDeviceToHost, st),
                   "cudaMemcpyAsync")) ||
       !(s = check(cudaMemcpyAsync(host_ipiv.data(), dipiv, mn * sizeof(int),
                                   cudaMemcpyDeviceToHost, st),
                   "cudaMemcpyAsync")) ||
       !(s = check(cudaStreamSynchronize(st), "getrf")))
-    return s;
-  // LAPACK's INFO on NaN or Inf entries follows its BLAS's IDAMAX (which entry wins against a
-  // NaN): only LAPACK itself reproduces it. Nothing was written to the caller's arrays yet.
-  if (host_flags[1])
-    return Status::fail(Status::unsafe, "A holds NaN or Inf entries: factored by LAPACK");
-  if (!(s = download(*ctx, a, lda * kD, dA, ldd * kD, m * kD, n)))
-    return Status::fail(Status::output_lost, s.reason);
+    return Status::fail(Status::output_lost, moved ? s.reason : moved.reason);
   std::copy(host_ipiv.begin(), host_ipiv.end(), ipiv);
-  *info = host_flags[0];
+  *info = host_info;
   return Status::success();
 }
 

@@ -124,8 +124,8 @@ std::vector<Piece> pieces(size_t width, size_t height) {
 }  // namespace
 
 Status upload(Context &ctx, void *dev, size_t dpitch, const void *host, size_t hpitch,
-              size_t width, size_t height) {
-  cudaStream_t st = ctx.stream();
+              size_t width, size_t height, cudaStream_t st) {
+  if (!st) st = ctx.stream();
   if (width == 0 || height == 0) return Status::success();
   if (width * height < kStagingMinBytes)
     return check(cudaMemcpy2DAsync(dev, dpitch, host, hpitch, width, height,
@@ -153,8 +153,8 @@ Status upload(Context &ctx, void *dev, size_t dpitch, const void *host, size_t h
 }
 
 Status download(Context &ctx, void *host, size_t hpitch, const void *dev, size_t dpitch,
-                size_t width, size_t height) {
-  cudaStream_t st = ctx.stream();
+                size_t width, size_t height, cudaStream_t st) {
+  if (!st) st = ctx.stream();
   if (width == 0 || height == 0) return Status::success();
   if (width * height < kStagingMinBytes) {
     Status s = check(cudaMemcpy2DAsync(host, hpitch, dev, dpitch, width, height,
@@ -162,32 +162,53 @@ Status download(Context &ctx, void *host, size_t hpitch, const void *dev, size_t
                      "download");
     return s ? check(cudaStreamSynchronize(st), "download") : s;
   }
-  PinnedRing *ring = nullptr;
-  Status s = ctx.ring(&ring);
-  if (!s) return s;
-  const std::vector<Piece> ps = pieces(width, height);
-  auto enqueue = [&](size_t i) {
-    const Piece &p = ps[i];
-    const int k = static_cast<int>(i % PinnedRing::kBuffers);
-    const char *src = static_cast<const char *>(dev) + p.row * dpitch + p.off;
-    Status e = check(cudaMemcpy2DAsync(ring->buffer(k), p.len, src, dpitch, p.len, p.rows,
-                                       cudaMemcpyDeviceToHost, st),
-                     "download");
-    return e ? check(cudaEventRecord(ring->done[k], st), "download") : e;
-  };
-  // Keep every buffer of the ring in flight; drain them in order.
-  for (size_t i = 0; i < ps.size() && i < PinnedRing::kBuffers; ++i)
-    if (!(s = enqueue(i))) return s;
-  for (size_t i = 0; i < ps.size(); ++i) {
-    const Piece &p = ps[i];
-    const int k = static_cast<int>(i % PinnedRing::kBuffers);
-    if (!(s = check(cudaEventSynchronize(ring->done[k]), "download"))) return s;
-    char *dst = static_cast<char *>(host) + p.row * hpitch + p.off;
-    parallel_copy(dst, hpitch, ring->buffer(k), p.len, p.len, p.rows);
-    if (i + PinnedRing::kBuffers < ps.size() && !(s = enqueue(i + PinnedRing::kBuffers)))
+  Downloader d(ctx, st);
+  Status s = d.add({host, hpitch, dev, dpitch, width, height, nullptr});
+  return s ? d.finish() : s;
+}
+
+Status Downloader::add(const Region &r) {
+  if (r.after) waits_.push_back(r.after);
+  if (r.width == 0 || r.height == 0) return Status::success();  // its event waits for the next
+  Status s = Status::success();
+  if (!ring_ && !(s = ctx_.ring(&ring_))) return s;
+  for (const Piece &p : pieces(r.width, r.height)) {
+    if (flight_.size() == PinnedRing::kBuffers && !(s = drain_one())) return s;
+    // The piece's region's event (and those of empty regions before it), then the previous
+    // user of its ring buffer, which may be an upload queued on another stream.
+    const int k = static_cast<int>(next_++ % PinnedRing::kBuffers);
+    for (cudaEvent_t e : waits_)
+      if (!(s = check(cudaStreamWaitEvent(st_, e, 0), "download"))) return s;
+    waits_.clear();
+    const char *src = static_cast<const char *>(r.dev) + p.row * r.dpitch + p.off;
+    if (!(s = check(cudaStreamWaitEvent(st_, ring_->done[k], 0), "download")) ||
+        !(s = check(cudaMemcpy2DAsync(ring_->buffer(k), p.len, src, r.dpitch, p.len, p.rows,
+                                      cudaMemcpyDeviceToHost, st_),
+                    "download")) ||
+        !(s = check(cudaEventRecord(ring_->done[k], st_), "download")))
       return s;
+    flight_.push_back({static_cast<char *>(r.host) + p.row * r.hpitch + p.off, r.hpitch, p.len,
+                       p.rows, k});
   }
-  return Status::success();
+  return s;
+}
+
+Status Downloader::drain_one() {
+  const InFlight f = flight_.front();
+  flight_.pop_front();
+  Status s = check(cudaEventSynchronize(ring_->done[f.buffer]), "download");
+  if (s) parallel_copy(f.host, f.hpitch, ring_->buffer(f.buffer), f.len, f.len, f.rows);
+  return s;
+}
+
+Status Downloader::finish() {
+  Status s = Status::success();
+  for (cudaEvent_t e : waits_)  // events of trailing empty regions
+    if (!(s = check(cudaEventSynchronize(e), "download"))) return s;
+  waits_.clear();
+  while (!flight_.empty())
+    if (!(s = drain_one())) return s;
+  return s;
 }
 
 }  // namespace gpueig::gpu

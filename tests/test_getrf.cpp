@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -163,8 +164,18 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_" + shape_name(std::get<1>(info.param));
     });
 
-// Shapes past the GPU's block size (256 columns per panel, 32-column sub-panels): several
-// panels, a partial last panel, tall and wide, lda > m.
+// Shapes past the GPU's block size (64 columns per panel) and its streamed chunks (the host
+// path takes columns in chunks of 256, 512, then 1024, and returns rows and columns in groups of
+// 256): several panels and chunks, partial last ones, tall and wide, lda > m.
+std::vector<Shape> large_shapes() {
+  std::vector<Shape> out = {Shape{520, 520, 520}, Shape{777, 777, 781}, Shape{1100, 700, 1100},
+                            Shape{700, 1100, 703}, Shape{1031, 1031, 1031}};
+  if (kOnGpu)  // chunks of the full 1024 columns; on the CPU this is only LAPACK against itself
+    for (Shape s : {Shape{2600, 2600, 2605}, Shape{2900, 1300, 2900}, Shape{1300, 2900, 1301}})
+      out.push_back(s);
+  return out;
+}
+
 class GetrfLarge : public GetrfTest,
                    public ::testing::WithParamInterface<std::tuple<std::string, Shape>> {};
 
@@ -177,9 +188,7 @@ INSTANTIATE_TEST_SUITE_P(
     Shapes, GetrfLarge,
     ::testing::Combine(::testing::Values("random", "zero_column", "rank_deficient", "tiny",
                                          "huge"),
-                       ::testing::Values(Shape{520, 520, 520}, Shape{777, 777, 781},
-                                         Shape{1100, 700, 1100}, Shape{700, 1100, 703},
-                                         Shape{1031, 1031, 1031})),
+                       ::testing::ValuesIn(large_shapes())),
     [](const auto &info) {
       return std::get<0>(info.param) + "_" + shape_name(std::get<1>(info.param));
     });
@@ -215,6 +224,27 @@ TEST_F(GetrfTest, NonFiniteEntriesGiveDgetrfInfo) {
           a[i + static_cast<size_t>(j) * s.lda] = bad;
           EXPECT_EQ(run_ours(a, s).info, run_dgetrf(a, s).info);
         }
+  }
+}
+
+// A NaN or Inf in a chunk the GPU receives late (the host path streams A in while it factors
+// the first columns and writes finished parts back): the call goes to LAPACK with the caller's
+// array untouched, so the result is dgetrf's to the bit.
+TEST_F(GetrfTest, NonFiniteInLateChunkGivesDgetrfBits) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (Shape s : {Shape{1031, 1031, 1033}, Shape{700, 1100, 703}, Shape{1100, 700, 1100}}) {
+    for (auto [i, j] : {std::pair{s.m - 1, s.n - 1}, std::pair{0, s.n - 1},
+                        std::pair{s.m / 2, std::min(s.m, s.n) - 1}}) {
+      SCOPED_TRACE(shape_name(s) + " A(" + std::to_string(i) + "," + std::to_string(j) + ")");
+      std::vector<double> a = padded_matrix("random", s);
+      a[i + static_cast<size_t>(j) * s.lda] = nan;
+      const Factors ref = run_dgetrf(a, s);
+      const Factors ours = run_ours(a, s);
+      EXPECT_STREQ(gpueig_last_backend(), "cpu");
+      EXPECT_EQ(ours.info, ref.info);
+      EXPECT_EQ(ours.ipiv, ref.ipiv);
+      EXPECT_EQ(std::memcmp(ours.lu.data(), ref.lu.data(), ref.lu.size() * sizeof(double)), 0);
+    }
   }
 }
 
