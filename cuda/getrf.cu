@@ -616,9 +616,10 @@ std::vector<int64_t> getrf_chunks(int64_t m, int64_t n, int nb) {
     out.push_back(out.back() + w >= mn ? n : out.back() + w);
   return out;
 }
-size_t getrf_feed_bytes(int64_t m) {
+size_t getrf_feed_bytes(int64_t m, int64_t n) {
+  // A chunk is never wider than n: a narrow matrix needs a narrow gather buffer.
   return (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256 +
-         static_cast<size_t>(m) * kGatherCols * sizeof(double);
+         static_cast<size_t>(m) * std::min(kGatherCols, n) * sizeof(double);
 }
 
 Status getrf_check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, int64_t n,

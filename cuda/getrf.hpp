@@ -44,7 +44,7 @@ struct GetrfFeed {
 std::vector<int64_t> getrf_chunks(int64_t m, int64_t n, int nb = 0);
 
 // Bytes of device memory getrf_device needs with a feed (the row permutation, the gather buffer).
-size_t getrf_feed_bytes(int64_t m);
+size_t getrf_feed_bytes(int64_t m, int64_t n);
 
 // A = P L U in place for the m x n matrix `a` (leading dimension lda, device memory), as DGETRF:
 // `ipiv` (device, min(m, n) ints) receives 1-based row interchanges, `*info` (device) DGETRF's
@@ -52,7 +52,7 @@ size_t getrf_feed_bytes(int64_t m);
 // A holds a NaN or an infinity. Everything is queued on `stream` (whose work the cuBLAS handle
 // must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
 // too tall for the on-chip panel kernel (more than 524288 rows). With a feed (whose buffers are
-// `feed_buffers`, getrf_feed_bytes(m)) `nonfinite` is left alone: the feed checks the columns
+// `feed_buffers`, getrf_feed_bytes(m, n)) `nonfinite` is left alone: the feed checks the columns
 // as they arrive (getrf_check_finite).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0,

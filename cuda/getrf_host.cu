@@ -239,7 +239,7 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   const size_t piv = round_up(mn * sizeof(int));
   const size_t scratch_bytes = round_up(getrf_scratch_bytes());
   StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat + piv + 256 + scratch_bytes + getrf_feed_bytes(m)))) return s;
+  if (!(s = buf.allocate(mat + piv + 256 + scratch_bytes + getrf_feed_bytes(m, n)))) return s;
   // However the call ends, the copy stream is done with the buffer before it is freed (on the
   // compute stream) and with the caller's array before we return.
   struct Drain {
