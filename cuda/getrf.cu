@@ -604,6 +604,9 @@ int sm_count() {
   return count;
 }
 
+// The feed buffers: the row permutation (m ints, padded to 256 bytes), then the gather buffer.
+size_t perm_bytes(int64_t m) { return (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256; }
+
 }  // namespace
 
 size_t getrf_scratch_bytes() { return sizeof(Scratch); }
@@ -618,8 +621,7 @@ std::vector<int64_t> getrf_chunks(int64_t m, int64_t n, int nb) {
 }
 size_t getrf_feed_bytes(int64_t m, int64_t n) {
   // A chunk is never wider than n: a narrow matrix needs a narrow gather buffer.
-  return (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256 +
-         static_cast<size_t>(m) * std::min(kGatherCols, n) * sizeof(double);
+  return perm_bytes(m) + static_cast<size_t>(m) * std::min(kGatherCols, n) * sizeof(double);
 }
 
 Status getrf_check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, int64_t n,
@@ -648,8 +650,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   double *temp = nullptr;
   if (feed) {
     perm = static_cast<int *>(feed_buffers);
-    temp = reinterpret_cast<double *>(static_cast<char *>(feed_buffers) +
-                                      (static_cast<size_t>(m) * sizeof(int) + 255) / 256 * 256);
+    temp = reinterpret_cast<double *>(static_cast<char *>(feed_buffers) + perm_bytes(m));
     if (m > 0) {
       iota<<<unsigned(std::min<int64_t>((m + 255) / 256, 1024)), 256, 0, st>>>(perm, m);
       if (!(s = check_launch("iota"))) return s;
