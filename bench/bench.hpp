@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -85,8 +86,17 @@ inline double device_ms(cudaStream_t stream, int reps, const std::function<void(
   return median(t);
 }
 
+// Uniform [-1, 1) entries from a hash of the index (a random matrix without a host copy), queued
+// on `stream` (bench/random_fill.cu).
+void fill_random(cudaStream_t stream, double *a, int64_t count, uint64_t seed);
+
 // The getrf rows (bench/getrf_bench.cu): device-resident and host-call factorizations beside
 // cuSOLVER and OpenBLAS, the block-size sweep and the host-call crossover sweep.
 void bench_getrf(cudaStream_t stream, bool quick, bool panel_only);
+
+// The sytrd rows (bench/sytrd_bench.cu): the two-stage method device-resident beside cuSOLVER's
+// dsytrd (values only) and dsytrd + dorgtr (with Q), beside the tree method, the host call, and
+// the auto crossover.
+void bench_sytrd(cudaStream_t stream, bool quick);
 
 }  // namespace bench

@@ -26,18 +26,6 @@ namespace {
 
 double gflops(int64_t n, double ms) { return 2.0 / 3.0 * double(n) * n * n / (ms * 1e6); }
 
-// Uniform [-1, 1) entries from a hash of the index: a random matrix without a host copy.
-__global__ void fill_random(double *a, int64_t count, uint64_t seed) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    uint64_t z = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    a[i] = double(z >> 11) * 0x1.0p-52 - 1.0;
-  }
-}
-
 // The probe ratio above, from the original a and the factors lu (both n x n, leading dimension n).
 double probe_ratio(int64_t n, const std::vector<double> &a, const std::vector<double> &lu,
                    const std::vector<int> &ipiv) {
@@ -89,7 +77,7 @@ struct DeviceLu {
     CUDA_OK(cudaMalloc(&ipiv, n * sizeof(int)));
     CUDA_OK(cudaMalloc(&flags, 4 * sizeof(int)));
     CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
-    fill_random<<<1024, 256, 0, st>>>(a0, int64_t(count), seed);
+    fill_random(st, a0, int64_t(count), seed);
   }
   ~DeviceLu() {
     for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch}) cudaFree(q);
@@ -173,7 +161,7 @@ void panel_probe(const Gpu &g) {
     CUDA_OK(cudaMalloc(&ipiv, nb * sizeof(int)));
     CUDA_OK(cudaMalloc(&flags, 2 * sizeof(int)));
     CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
-    fill_random<<<1024, 256, 0, g.st>>>(a0, int64_t(count), 11);
+    fill_random(g.st, a0, int64_t(count), 11);
     const double ms = device_ms(
         g.st, 10,
         [&] { CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st)); },

@@ -1,13 +1,14 @@
 // gpueig_bench: times libgpueig beside what users would pick instead, in the same process.
 //   gtsv: device-resident PCR vs cuSPARSE gtsv2 / gtsv2_nopivot; host call (transfers included)
 //         vs OpenBLAS dgtsv; a host-call sweep that measures the auto crossover.
-//   stebz, getrf, sytrd, toeplitz: the public call (CPU backend until their GPU halves land)
-//         vs the direct OpenBLAS call a user makes today.
+//   stebz, getrf, toeplitz: the public call vs the direct OpenBLAS call a user makes today.
 // Medians after a warm-up; GPU times with CUDA events. Prints a table and writes JSON.
 //   getrf: device-resident vs cuSOLVER dgetrf; host call vs the plain upload + cuSOLVER + download
 //         and vs OpenBLAS dgetrf (bench/getrf_bench.cu).
-//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel]   (only those rows;
-//   --getrf-panel: the getrf panel timings alone)
+//   sytrd: device-resident vs cuSOLVER dsytrd (values) and dsytrd + dorgtr (with Q), vs the seed's
+//         tree method; host call vs OpenBLAS dsytrd (bench/sytrd_bench.cu).
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
+//   (only those rows; --getrf-panel: the getrf panel timings alone)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -257,22 +258,6 @@ void bench_cpu_routines(bool quick) {
             [&] { int nn = n; dgetrf_(&nn, &nn, a.data(), &nn, ipiv.data(), &info); },
             [&] { return ratios::getrf_residual(n, n, a0.data(), n, a.data(), n, ipiv.data()); });
   }
-  {  // sytrd, values only
-    const std::vector<double> a0 = zoo::symmetric("random", n, n, 33);
-    std::vector<double> a, d(n), e(n), q(1), tau(n), work;
-    int info = 0;
-    cpu_row("sytrd", "random, vect N", n, "OpenBLAS dsytrd", reps, [&] { a = a0; },
-            [&] { gpu_sytrd_givens('N', 'L', n, a.data(), n, d.data(), e.data(), q.data(), 1); },
-            [&] {
-              int nn = n, lwork = -1;
-              double query = 0;
-              dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), &query, &lwork, &info, 1);
-              lwork = static_cast<int>(query);
-              work.resize(lwork);
-              dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
-            },
-            [&] { return -1.0; });
-  }
   {  // toeplitz: what users do today is dsyevr on the dense matrix
     const std::vector<double> t = zoo::toeplitz("random", n, 34);
     const std::vector<double> dense0 = zoo::toeplitz_dense(t);
@@ -470,15 +455,16 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false;
+  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--gtsv")) only_gtsv = true;
     else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
     else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
+    else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]\n", argv[0]);
       return 2;
     }
   }
@@ -495,6 +481,11 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_sytrd) {
+    bench::bench_sytrd(s, quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
   if (only_getrf) {
     bench::bench_getrf(s, quick, panel_only);
     print_and_save(json, prop.name, copy, -1);
@@ -532,6 +523,7 @@ int main(int argc, char **argv) {
                 g_rows.back().ours_ms / 67.8);
   }
   bench::bench_getrf(s, quick, false);
+  bench::bench_sytrd(s, quick);
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "getrf.hpp"
 
 namespace gpueig::gpu {
@@ -428,14 +429,6 @@ __global__ void iota(int *perm, int64_t m) {
     perm[i] = static_cast<int>(i);
 }
 
-// Sets *flag if any of the m x n entries is NaN or infinite (a block per column at a time).
-__global__ void nonfinite_kernel(const double *a, int64_t lda, int64_t m, int64_t n, int *flag) {
-  bool bad = false;
-  for (int64_t c = blockIdx.x; c < n; c += gridDim.x)
-    for (int64_t i = threadIdx.x; i < m; i += blockDim.x) bad |= !isfinite(a[i + c * lda]);
-  if (__syncthreads_or(bad) && threadIdx.x == 0) atomicExch(flag, 1);
-}
-
 // The panel kernel of width w (a power of two in [kMinW, kBaseW]) and r rows per thread (1, 2, 4).
 template <int W>
 void *panel_kernel_rows(int r) {
@@ -624,14 +617,6 @@ size_t getrf_feed_bytes(int64_t m, int64_t n) {
   return perm_bytes(m) + static_cast<size_t>(m) * std::min(kGatherCols, n) * sizeof(double);
 }
 
-Status getrf_check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, int64_t n,
-                          int *flag) {
-  if (m <= 0 || n <= 0) return Status::success();
-  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(8 * sm_count(), n));
-  nonfinite_kernel<<<grid, 256, 0, st>>>(a, lda, m, n, flag);
-  return check_launch("nonfinite_kernel");
-}
-
 Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb,
                     GetrfFeed *feed, void *feed_buffers) {
@@ -657,7 +642,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
     }
   } else {
     if (!(s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync")) ||
-        !(s = getrf_check_finite(st, a, lda, m, n, nonfinite)))
+        !(s = check_finite(st, a, lda, m, n, nonfinite)))
       return s;
   }
   const std::vector<int64_t> chunks =

@@ -53,14 +53,9 @@ size_t getrf_feed_bytes(int64_t m, int64_t n);
 // must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
 // too tall for the on-chip panel kernel (more than 524288 rows). With a feed (whose buffers are
 // `feed_buffers`, getrf_feed_bytes(m, n)) `nonfinite` is left alone: the feed checks the columns
-// as they arrive (getrf_check_finite).
+// as they arrive (check_finite, cuda/device_util.hpp).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0,
                     GetrfFeed *feed = nullptr, void *feed_buffers = nullptr);
-
-// Sets *flag (device) to 1, queued on `stream`, if any of the m x n entries at `a` is NaN or
-// infinite.
-Status getrf_check_finite(cudaStream_t stream, const double *a, int64_t lda, int64_t m, int64_t n,
-                          int *flag);
 
 }  // namespace gpueig::gpu

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "getrf.hpp"
 #include "staging.hpp"
 
@@ -20,24 +21,6 @@ namespace gpueig::gpu {
 namespace {
 
 constexpr size_t kD = sizeof(double);
-
-// Device memory of one call, stream-ordered: returned to the pool (and the pool trimmed) when the
-// call ends, so a large factorization does not keep gigabytes for the rest of the process.
-class StreamBuffer {
- public:
-  explicit StreamBuffer(cudaStream_t st) : st_(st) {}
-  ~StreamBuffer() {
-    if (p_) cudaFreeAsync(p_, st_);
-  }
-  Status allocate(size_t bytes) {
-    return check(cudaMallocAsync(&p_, bytes, st_), "cudaMallocAsync");
-  }
-  char *get() const { return static_cast<char *>(p_); }
-
- private:
-  cudaStream_t st_;
-  void *p_ = nullptr;
-};
 
 Status nonfinite() {
   return Status::fail(Status::unsafe, "A holds NaN or Inf entries: factored by LAPACK");
@@ -92,7 +75,7 @@ class Feed final : public GetrfFeed {
       cudaEvent_t up = nullptr;
       s = upload(ctx_, dA_ + c0 * ldd_, ldd_ * kD, a_ + c0 * lda_, lda_ * kD, m_ * kD, c1 - c0,
                  copy_);
-      if (s) s = getrf_check_finite(copy_, dA_ + c0 * ldd_, ldd_, m_, c1 - c0, nonfinite_);
+      if (s) s = check_finite(copy_, dA_ + c0 * ldd_, ldd_, m_, c1 - c0, nonfinite_);
       if (s) s = events_.record(copy_, &up);
       std::lock_guard<std::mutex> lock(mutex_);
       if (s) {

@@ -46,6 +46,12 @@ struct BatchOutcome {
 Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
                   double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done);
 
+// DSYTRD + DORGTR by Givens rotations (arguments already checked, n >= 1; vect 'N', 'V' or 'U'
+// and uplo 'U' or 'L', upper case): d, e and, for 'V' / 'U', q (ldq) are written only on ok; a is
+// read (triangle uplo) and left as it was. `unsafe` for a matrix with NaN or Inf entries.
+Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+             double *q, int64_t ldq);
+
 // DGETRF (arguments already checked, m, n >= 1): A (lda x n, host) overwritten by L and U, ipiv
 // (min(m, n) entries, 1-based), *info DGETRF's INFO. Outputs are written only on ok; `unsafe`
 // for matrices with NaN or Inf entries (LAPACK's INFO there depends on its BLAS).

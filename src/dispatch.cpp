@@ -20,7 +20,7 @@ namespace {
 // on the CPU. Routines without a GPU method keep "never".
 constexpr int64_t kNever = INT64_MAX;
 const RoutineInfo kRoutines[] = {
-    {"sytrd", false, kNever, "n"},
+    {"sytrd", true, 1024, "n"},
     {"stebz", true, 32, "n"},
     {"gtsv", true, 16384, "n"},
     {"getrf", true, 128, "min(m,n)"},

@@ -21,6 +21,10 @@ Status gtsv_batch(int64_t, int64_t, const double *, const double *, const double
   return Status::fail(Status::unavailable, kWhy);
 }
 
+Status sytrd(char, char, int64_t, double *, int64_t, double *, double *, double *, int64_t) {
+  return Status::fail(Status::unavailable, kWhy);
+}
+
 Status getrf(int64_t, int64_t, double *, int64_t, int *, int *) {
   return Status::fail(Status::unavailable, kWhy);
 }

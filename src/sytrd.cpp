@@ -1,10 +1,11 @@
 // gpu_sytrd_givens: argument checks, dispatch, and the CPU path (LAPACK DSYTRD + DORGTR, and a
-// DGEMM for the update form Q := Q_in * Q).
+// DGEMM for the update form Q := Q_in * Q). The GPU half is cuda/sytrd_*.cu.
 #include <algorithm>
 #include <vector>
 
 #include "checks.hpp"
 #include "dispatch.hpp"
+#include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 
@@ -71,8 +72,13 @@ extern "C" int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
   if (ldq < 1 || (wantq && ldq < max1(n))) return -9;
   if (n == 0) return 0;
 
-  Decision how = choose(Routine::sytrd, n);
-  int info = sytrd_cpu(vect, uplo, n, a, lda, d, e, q, ldq);
-  call.done(Backend::cpu, how.why);
-  return info;
+  const char v = lsame(vect, 'N') ? 'N' : lsame(vect, 'V') ? 'V' : 'U';
+  const char u = lsame(uplo, 'U') ? 'U' : 'L';
+  return run_dispatched(
+      call, Routine::sytrd, n,
+      [&](int &info) {
+        info = 0;
+        return gpu::sytrd(v, u, n, a, lda, d, e, q, ldq);
+      },
+      [&] { return sytrd_cpu(v, u, n, a, lda, d, e, q, ldq); });
 }

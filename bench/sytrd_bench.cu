@@ -1,0 +1,326 @@
+// sytrd rows of gpueig_bench: the two-stage Givens method on device-resident data beside
+// cuSOLVER's Householder dsytrd (values only) and dsytrd + dorgtr (with Q), beside the seed's
+// tree method, the host call beside OpenBLAS dsytrd, and the auto crossover.
+//
+// Accuracy: for values only, the eigenvalues of T (dsterf) against those of cuSOLVER's T, as
+// max |l - l'| / (n ||A||_1 ulp); with Q, ||A - Q T Q^T||_1 / (n ||A||_1 ulp) (computed with
+// cuBLAS on the device), the LAPACK ratios of DESIGN.md.
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "gpueig.h"
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "sytrd.hpp"
+#include "zoo.hpp"
+
+namespace bench {
+namespace {
+
+#define SOLVER_OK(x) LIB_OK(x, CUSOLVER_STATUS_SUCCESS, "cuSOLVER")
+#define BLAS_OK(x) LIB_OK(x, CUBLAS_STATUS_SUCCESS, "cuBLAS")
+
+// a(i, j) := a(j, i) above the diagonal: a random symmetric matrix from a random one.
+__global__ void symmetrize(double *a, int64_t n) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = idx % n, j = idx / n;
+    if (i < j) a[i + j * n] = a[j + i * n];
+  }
+}
+
+// w := q T for T = tridiag(e, d, e) (all n x n, leading dimension n).
+__global__ void times_tridiagonal(const double *q, const double *d, const double *e, int64_t n,
+                                  double *w) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = idx % n, j = idx / n;
+    double v = d[j] * q[i + j * n];
+    if (j > 0) v += e[j - 1] * q[i + (j - 1) * n];
+    if (j + 1 < n) v += e[j] * q[i + (j + 1) * n];
+    w[idx] = v;
+  }
+}
+
+__global__ void add_identity(double *a, int64_t n, double alpha) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    a[i + i * n] += alpha;
+}
+
+// sums[j] = sum_i |a(i, j)|.
+__global__ void column_sums(const double *a, int64_t n, double *sums) {
+  for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
+    double s = 0;
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) s += fabs(a[i + j * n]);
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    __shared__ double part[8];
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double t = 0;
+      for (int w = 0; w < 8; ++w) t += part[w];
+      sums[j] = t;
+    }
+    __syncthreads();
+  }
+}
+
+struct Gpu {
+  cudaStream_t st;
+  cublasHandle_t blas;
+  cusolverDnHandle_t solver;
+};
+
+// One n x n problem on the device: the pristine random symmetric a0, the working copy a, the
+// outputs of both libraries, ours' workspace.
+struct Problem {
+  int64_t n;
+  size_t count;
+  cudaStream_t st;
+  double *a0 = nullptr, *a = nullptr, *z = nullptr, *d = nullptr, *e = nullptr, *tau = nullptr;
+  double *work = nullptr;
+  int *info = nullptr;
+
+  Problem(int64_t n_, cudaStream_t s, bool wantz) : n(n_), count(size_t(n_) * n_), st(s) {
+    CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
+    if (wantz) CUDA_OK(cudaMalloc(&z, count * sizeof(double)));
+    CUDA_OK(cudaMalloc(&d, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&e, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&tau, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&info, sizeof(int)));
+    CUDA_OK(cudaMalloc(&work, gpueig::gpu::sytrd_two_stage_bytes(n, wantz)));
+    fill_random(st, a0, int64_t(count), 1234 + n);
+    symmetrize<<<4096, 256, 0, st>>>(a0, n);
+    CUDA_OK(cudaGetLastError());
+  }
+  ~Problem() {
+    for (void *p : {(void *)a0, (void *)a, (void *)z, (void *)d, (void *)e, (void *)tau, (void *)work, (void *)info})
+      cudaFree(p);
+  }
+  void reset() const {
+    CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, st));
+  }
+  void identity_z() const {
+    CUDA_OK(cudaMemsetAsync(z, 0, count * sizeof(double), st));
+    add_identity<<<256, 256, 0, st>>>(z, n, 1.0);
+    CUDA_OK(cudaGetLastError());
+  }
+  std::vector<double> host(const double *p, size_t len) const {
+    std::vector<double> v(len);
+    CUDA_OK(cudaStreamSynchronize(st));
+    CUDA_OK(cudaMemcpy(v.data(), p, len * sizeof(double), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+double norm1(const Gpu &g, const double *a, int64_t n) {
+  double *sums;
+  CUDA_OK(cudaMalloc(&sums, n * sizeof(double)));
+  column_sums<<<1024, 256, 0, g.st>>>(a, n, sums);
+  std::vector<double> h(n);
+  CUDA_OK(cudaStreamSynchronize(g.st));
+  CUDA_OK(cudaMemcpy(h.data(), sums, n * sizeof(double), cudaMemcpyDeviceToHost));
+  cudaFree(sums);
+  double m = 0;
+  for (double v : h) m = std::max(m, v);
+  return m;
+}
+
+// ||a0 - Q T Q^T||_1 / (n ||a0||_1 ulp), with Q = p.z and T from p.d, p.e.
+double similarity_ratio(const Gpu &g, const Problem &p) {
+  const int64_t n = p.n;
+  double *w, *r;
+  CUDA_OK(cudaMalloc(&w, p.count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&r, p.count * sizeof(double)));
+  times_tridiagonal<<<4096, 256, 0, g.st>>>(p.z, p.d, p.e, n, w);
+  CUDA_OK(cudaMemcpyAsync(r, p.a0, p.count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+  const double minus = -1, one = 1;
+  const int ni = static_cast<int>(n);
+  BLAS_OK(cublasDgemm(g.blas, CUBLAS_OP_N, CUBLAS_OP_T, ni, ni, ni, &minus, w, ni, p.z, ni, &one, r, ni));
+  const double ratio = norm1(g, r, n) / (double(n) * norm1(g, p.a0, n) * ratios::kUlp);
+  cudaFree(w);
+  cudaFree(r);
+  return ratio;
+}
+
+// Eigenvalues of tridiag(e, d, e) (host copies), by dsterf.
+std::vector<double> tridiagonal_eigenvalues(std::vector<double> d, std::vector<double> e) {
+  int n = static_cast<int>(d.size()), info = 0;
+  dsterf_(&n, d.data(), e.data(), &info);
+  return d;
+}
+
+void set_stream(const Gpu &g) {
+  BLAS_OK(cublasSetStream(g.blas, g.st));
+  SOLVER_OK(cusolverDnSetStream(g.solver, g.st));
+}
+
+double ours_ms(const Gpu &g, const Problem &p, int reps, bool wantz, std::string &backend) {
+  return device_ms(
+      g.st, reps,
+      [&] {
+        p.reset();
+        if (wantz) p.identity_z();
+      },
+      [&] {
+        const gpueig::gpu::Status s = gpueig::gpu::sytrd_two_stage(
+            g.st, p.n, p.a, p.n, p.d, p.e, wantz ? p.z : nullptr, p.n, p.work);
+        if (!s) backend = "FAILED: " + s.reason;
+      });
+}
+
+// Values only: ours and cusolverDnDsytrd on the same matrix.
+void values_row(const Gpu &g, int64_t n, int reps) {
+  const Problem p(n, g.st, false);
+  std::string backend = "gpu";
+  const double ours = ours_ms(g, p, reps, false, backend);
+  const std::vector<double> ev = tridiagonal_eigenvalues(p.host(p.d, n), p.host(p.e, n - 1));
+  int lwork = 0;
+  const int ni = static_cast<int>(n);
+  SOLVER_OK(cusolverDnDsytrd_bufferSize(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.d, p.e,
+                                        p.tau, &lwork));
+  double *work;
+  CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
+  const double theirs = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    SOLVER_OK(cusolverDnDsytrd(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.d, p.e, p.tau,
+                               work, lwork, p.info));
+  });
+  cudaFree(work);
+  const std::vector<double> ref = tridiagonal_eigenvalues(p.host(p.d, n), p.host(p.e, n - 1));
+  const double ratio = ratios::eigenvalue_distance(ev, ref, n, norm1(g, p.a0, n));
+  g_rows.push_back({"sytrd", "random, vect N", "device", n, backend, ours, "cuSOLVER dsytrd",
+                    theirs, ratio, -1, 0});
+  // Where the time goes: stage 1 (dense -> band) alone.
+  const double stage1 = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(p.work));
+  });
+  std::printf("  sytrd n=%lld vect N: %.2f ms (stage 1 %.2f ms), cuSOLVER dsytrd %.2f ms (x%.2f), "
+              "eigenvalue ratio %.2f\n",
+              (long long)n, ours, stage1, theirs, theirs / ours, ratio);
+}
+
+// With Q: ours (Q formed) and cusolverDnDsytrd + cusolverDnDorgtr.
+void vectors_row(const Gpu &g, int64_t n, int reps) {
+  Problem p(n, g.st, true);
+  std::string backend = "gpu";
+  const double ours = ours_ms(g, p, reps, true, backend);
+  const double ours_ratio = similarity_ratio(g, p);
+  const int ni = static_cast<int>(n);
+  int l1 = 0, l2 = 0;
+  SOLVER_OK(cusolverDnDsytrd_bufferSize(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.d, p.e,
+                                        p.tau, &l1));
+  SOLVER_OK(cusolverDnDorgtr_bufferSize(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.tau, &l2));
+  const int lwork = std::max(1, std::max(l1, l2));
+  double *work;
+  CUDA_OK(cudaMalloc(&work, lwork * sizeof(double)));
+  const double theirs = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    SOLVER_OK(cusolverDnDsytrd(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.d, p.e, p.tau,
+                               work, lwork, p.info));
+    SOLVER_OK(cusolverDnDorgtr(g.solver, CUBLAS_FILL_MODE_LOWER, ni, p.a, ni, p.tau, work, lwork,
+                               p.info));
+  });
+  cudaFree(work);
+  CUDA_OK(cudaMemcpyAsync(p.z, p.a, p.count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+  const double their_ratio = similarity_ratio(g, p);
+  g_rows.push_back({"sytrd", "random, vect V", "device", n, backend, ours,
+                    "cuSOLVER dsytrd+dorgtr", theirs, ours_ratio, their_ratio, 0});
+  std::printf("  sytrd n=%lld vect V: %.2f ms, cuSOLVER dsytrd+dorgtr %.2f ms (x%.2f), "
+              "||A-QTQ'|| ratio %.2f (cuSOLVER %.2f)\n",
+              (long long)n, ours, theirs, theirs / ours, ours_ratio, their_ratio);
+}
+
+// The seed's tree method in the same process: the speed-up the issue asks of the default method.
+void tree_row(const Gpu &g, int64_t n, int reps) {
+  const Problem p(n, g.st, false);
+  std::string backend = "gpu";
+  const double ours = ours_ms(g, p, reps, false, backend);
+  const std::vector<double> ev = tridiagonal_eigenvalues(p.host(p.d, n), p.host(p.e, n - 1));
+  const double tree = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    const gpueig::gpu::Status s = gpueig::gpu::sytrd_tree(g.st, n, p.a, n, p.d, p.e, nullptr, n);
+    if (!s) backend = "tree FAILED: " + s.reason;
+  });
+  const std::vector<double> ref = tridiagonal_eigenvalues(p.host(p.d, n), p.host(p.e, n - 1));
+  const double ratio = ratios::eigenvalue_distance(ev, ref, n, norm1(g, p.a0, n));
+  g_rows.push_back({"sytrd", "random, vect N", "device", n, backend, ours,
+                    "tree method (seed scheme)", tree, ratio, -1, 0});
+  std::printf("  sytrd n=%lld vect N: %.2f ms, tree method %.2f ms (x%.1f)\n", (long long)n, ours,
+              tree, tree / ours);
+}
+
+// The public call (upload, reduction, download of d and e) beside OpenBLAS dsytrd.
+void host_row(int n, int reps) {
+  const std::vector<double> a0 = zoo::symmetric("random", n, n, 35);
+  std::vector<double> a, d(n), e(n), tau(n), work, q(1);
+  std::string backend;
+  const double ours = host_ms(reps, [&] { a = a0; }, [&] {
+    gpu_sytrd_givens('N', 'L', n, a.data(), n, d.data(), e.data(), q.data(), 1);
+    backend = gpueig_last_backend();
+  });
+  const std::vector<double> ev = tridiagonal_eigenvalues(d, std::vector<double>(e.begin(), e.end() - 1));
+  int info = 0;
+  const double theirs = host_ms(0, [&] { a = a0; }, [&] {
+    int nn = n, lwork = -1;
+    double query = 0;
+    dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), &query, &lwork, &info, 1);
+    lwork = static_cast<int>(query);
+    work.resize(lwork);
+    dsytrd_("L", &nn, a.data(), &nn, d.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
+  });
+  const std::vector<double> ref = tridiagonal_eigenvalues(d, std::vector<double>(e.begin(), e.end() - 1));
+  const double ratio = ratios::eigenvalue_distance(ev, ref, n, ratios::norm1(n, n, a0.data(), n));
+  g_rows.push_back({"sytrd", "random, vect N", "host", n, backend, ours, "OpenBLAS dsytrd", theirs,
+                    ratio, -1, 0});
+  std::printf("  sytrd host call n=%d: %.2f ms (%s), OpenBLAS dsytrd %.2f ms\n", n, ours,
+              backend.c_str(), theirs);
+}
+
+// Smallest swept n from which the GPU-forced public call (values only) beats the CPU one.
+long long crossover() {
+  long long found = -1;
+  for (int n : {64, 128, 256, 384, 512, 768, 1024, 1536, 2048}) {
+    const std::vector<double> a0 = zoo::symmetric("random", n, n, 36);
+    std::vector<double> a, d(n), e(n), q(1);
+    auto run = [&](const char *backend) {
+      gpueig_set_backend(backend);
+      const double t = host_ms(3, [&] { a = a0; }, [&] {
+        gpu_sytrd_givens('N', 'L', n, a.data(), n, d.data(), e.data(), q.data(), 1);
+      });
+      gpueig_set_backend("auto");
+      return t;
+    };
+    const double gpu = run("gpu"), cpu = run("cpu");
+    std::printf("  crossover sweep n=%d: gpu %.3f ms, cpu %.3f ms\n", n, gpu, cpu);
+    if (gpu < cpu && found < 0) found = n;
+    if (gpu >= cpu) found = -1;
+  }
+  return found;
+}
+
+}  // namespace
+
+void bench_sytrd(cudaStream_t stream, bool quick) {
+  Gpu g{stream, nullptr, nullptr};
+  BLAS_OK(cublasCreate(&g.blas));
+  SOLVER_OK(cusolverDnCreate(&g.solver));
+  set_stream(g);
+  std::printf("sytrd (device-resident, two-stage Givens method vs cuSOLVER):\n");
+  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
+    values_row(g, n, n >= 8192 ? 3 : 5);
+  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 4096, 8192})
+    vectors_row(g, n, n >= 8192 ? 3 : 5);
+  tree_row(g, quick ? 1024 : 4096, 1);
+  host_row(quick ? 2048 : 4096, 3);
+  std::printf("  sytrd crossover (auto sends n >= this to the GPU): %lld\n", crossover());
+  cusolverDnDestroy(g.solver);
+  cublasDestroy(g.blas);
+}
+
+}  // namespace bench

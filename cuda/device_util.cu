@@ -1,0 +1,28 @@
+// Shared device utilities (cuda/device_util.hpp).
+#include <algorithm>
+
+#include "device_util.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+// Sets *flag if any of the m x n entries is NaN or infinite (a block per column at a time).
+__global__ void nonfinite_kernel(const double *a, int64_t lda, int64_t m, int64_t n, int *flag) {
+  bool bad = false;
+  for (int64_t c = blockIdx.x; c < n; c += gridDim.x)
+    for (int64_t i = threadIdx.x; i < m; i += blockDim.x) bad |= !isfinite(a[i + c * lda]);
+  if (__syncthreads_or(bad) && threadIdx.x == 0) atomicExch(flag, 1);
+}
+
+}  // namespace
+
+Status check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, int64_t n,
+                    int *flag) {
+  if (m <= 0 || n <= 0) return Status::success();
+  // A few blocks per SM of any current GPU; each block walks whole columns.
+  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(1024, n));
+  nonfinite_kernel<<<grid, 256, 0, st>>>(a, lda, m, n, flag);
+  return check_launch("nonfinite_kernel");
+}
+
+}  // namespace gpueig::gpu

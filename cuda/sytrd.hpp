@@ -1,0 +1,52 @@
+// gpu_sytrd_givens on the device: the two methods, on a full symmetric matrix already in device
+// memory. Both reduce A to T = tridiag(d, e) by Givens rotations only and, when z is given,
+// accumulate z := z * Q (z = I on entry gives Q, z = Q_in gives Q_in * Q).
+//
+//  two-stage (default): dense -> band of width kSytrdBand by rotations accumulated into 64 x 64
+//    blocks and applied with FP64 tensor-core products (cuda/sytrd_band.cu), then band ->
+//    tridiagonal by pipelined rotation bulge chasing, sweeps running concurrently
+//    (cuda/sytrd_chase.cu);
+//  tree: the seed's scheme (one column at a time, rotations in a binary tree of row pairs, a
+//    kernel pair per tree level), corrected; the reference the fast method is measured against.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu_backend.hpp"
+
+namespace gpueig::gpu {
+
+enum class SytrdMethod { two_stage, tree };
+// GPUEIG_SYTRD_METHOD = two_stage (default) | tree.
+SytrdMethod sytrd_method();
+const char *sytrd_method_name(SytrdMethod m);
+
+// Band width of the two-stage method's intermediate band matrix: a warp's lanes in stage 2.
+constexpr int kSytrdBand = 32;
+
+// Device workspace of sytrd_two_stage (bytes).
+size_t sytrd_two_stage_bytes(int64_t n, bool wantz);
+
+// a: n x n (leading dimension lda), both triangles set, destroyed. d (n), e (n - 1) on the device.
+// z: n x n (ldz) or null. Everything is queued on `stream`. Returns device_error when a pipeline
+// wait of stage 2 timed out (it never should) or a launch failed.
+Status sytrd_two_stage(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d,
+                       double *e, double *z, int64_t ldz, void *work);
+Status sytrd_tree(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d, double *e,
+                  double *z, int64_t ldz);
+
+// Stage 1 alone: a (full, lda) becomes a band matrix of lower bandwidth kSytrdBand (the entries
+// outside the band of the lower triangle are not zeroed; the upper triangle is stale), and
+// z := z * Q1. `blocks` holds sytrd_band_blocks_bytes(n).
+size_t sytrd_band_blocks_bytes(int64_t n);
+Status sytrd_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z,
+                     int64_t ldz, double *blocks);
+
+// d[i] = base[i * stride], e[i] = base[1 + i * stride]: the diagonal and subdiagonal of a full
+// matrix (stride lda + 1) or of lower band storage (stride ldab).
+Status sytrd_take_tridiagonal(cudaStream_t stream, int64_t n, const double *base, int64_t stride,
+                              double *d, double *e);
+
+}  // namespace gpueig::gpu

@@ -1,0 +1,397 @@
+// Stage 2 of the two-stage method: band (lower bandwidth KD = kSytrdBand) -> tridiagonal by
+// Givens bulge chasing, and the driver of the whole method.
+//
+// The task structure is LAPACK's DSB2ST_KERNELS / DSYTRD_SB2ST with each Householder reflector
+// replaced by a chain of rotations of adjacent rows (any orthogonal transformation that maps the
+// column to a multiple of e1 keeps the algorithm's structure). Sweep s clears column s; its window
+// w covers rows st = s+1+w*KD .. ed = min(st+KD-1, n-1):
+//   window 0   a chain zeroes A(st+1:ed, s) into A(st, s);
+//   each w     the window's chain is applied on both sides of the diagonal block A(st:ed, st:ed),
+//              then from the right to the block below, A(ed+1:ed+KD, st:ed); a new chain zeroes
+//              that block's first column below its top, and is applied from the left to the rest
+//              of the block. That chain is window w+1's.
+// Window w of sweep s touches what window w+1 of sweep s-1 touches, and nothing of sweep s-1's
+// windows after it, so all sweeps run at once, each a window behind the one before: one warp per
+// sweep, a progress counter per sweep, a persistent cooperative grid.
+//
+// A chain is generated in parallel: lane k computes its rotation from the suffix norms of the
+// column (a scaled warp scan), so generating costs a few shuffles instead of KD dependent hypots.
+//
+// With z, the rotations are recorded (rot[sweep][row]) and applied afterwards to z's rows:
+// z := z G_1^T G_2^T ... in an order that groups KG sweeps (kApplyGroup) and walks their windows
+// from the last to the first, so that a thread keeps KD + KG - 1 columns of its row in registers
+// while the rotations of KG sweeps pass over them.
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "context.hpp"
+#include "sytrd.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr int KD = kSytrdBand;
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kApplyGroup = 32;    // sweeps applied together to z
+constexpr int kApplyThreads = 64;  // rows of z per block
+constexpr int kLdab = 2 * KD + 1;  // band storage: diagonal, KD subdiagonals, KD rows for the bulge
+// Rotations of a chunk of sweeps are kept at most this large; bigger problems chase in chunks.
+constexpr size_t kRotBudget = size_t(1280) << 20;
+// A pipeline wait longer than this means a bug: the kernel gives up and reports it.
+constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
+
+int64_t sweeps_of(int64_t n) { return std::max<int64_t>(0, n - 2); }
+int64_t rot_ld(int64_t n) { return n + KD + kApplyGroup; }
+int64_t chunk_sweeps(int64_t n) {
+  // GPUEIG_SYTRD_CHUNK (sweeps) lets the tests cut small problems into chunks too.
+  if (const char *v = std::getenv("GPUEIG_SYTRD_CHUNK"))
+    if (std::atoll(v) > 0) return std::min<int64_t>(std::atoll(v), std::max<int64_t>(1, sweeps_of(n)));
+  const int64_t per = rot_ld(n) * int64_t(sizeof(double2));
+  int64_t c = static_cast<int64_t>(kRotBudget) / per;
+  c = std::max<int64_t>(kApplyGroup, c / kApplyGroup * kApplyGroup);
+  return std::min(c, std::max<int64_t>(1, sweeps_of(n)));
+}
+
+__device__ inline int windows_of(int64_t n, int64_t s) { return static_cast<int>((n - 2 - s) / KD + 1); }
+
+struct Chase {
+  double *ab;  // band, lower, leading dimension kLdab: A(i, j) = ab[(i - j) + j * kLdab]
+  int64_t n, s_begin, s_end;
+  int *progress;   // windows finished, per sweep (all sweeps)
+  double2 *rot;    // (c, s) of sweeps [s_begin, s_end): rot[(s - s_begin) * ldrot + row], or null
+  int64_t ldrot;
+  int *failed;
+};
+
+__device__ inline double &band(const Chase &p, int64_t i, int64_t j) { return p.ab[(i - j) + j * kLdab]; }
+
+__device__ inline double warp_max(double v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(kFull, v, o));
+  return v;
+}
+
+// Lane l holds x_l (l < len). On return lane k (1 <= k < len) holds the rotation (c, s) on
+// window rows (k-1, k) that, applied for k = len-1 down to 1, maps x to r0 * e1; other lanes hold
+// the identity. r0 (every lane) is the new first entry: ||x|| (x_0 itself when len = 1).
+__device__ void make_chain(double x, int len, double &c, double &s, double &r0) {
+  const int lane = threadIdx.x;
+  c = 1;
+  s = 0;
+  if (len <= 1) {
+    r0 = __shfl_sync(kFull, x, 0);
+    return;
+  }
+  const double scale = warp_max(lane < len ? fabs(x) : 0.0);
+  if (scale == 0) {
+    r0 = 0;
+    return;
+  }
+  double y = lane < len ? x / scale : 0.0;
+  y *= y;
+  for (int o = 1; o < 32; o <<= 1) {  // suffix sums: y_l = sum of squares of x_l .. x_{len-1}
+    const double t = __shfl_down_sync(kFull, y, o);
+    if (lane + o < 32) y += t;
+  }
+  const double r = scale * sqrt(y);  // ||x_l .. x_{len-1}||
+  const double rp = __shfl_up_sync(kFull, r, 1), xp = __shfl_up_sync(kFull, x, 1);
+  // Rotation k meets x_{k-1} and the running norm of what is below it (x itself at the bottom).
+  if (lane >= 1 && lane < len && rp != 0) {
+    c = xp / rp;
+    s = (lane == len - 1 ? x : r) / rp;
+  }
+  r0 = __shfl_sync(kFull, r, 0);
+}
+
+// v (this lane's vector over the window rows) := chain * v.
+__device__ inline void apply_chain(double (&v)[KD], double c, double s) {
+#pragma unroll
+  for (int k = KD - 1; k >= 1; --k) {
+    const double ck = __shfl_sync(kFull, c, k), sk = __shfl_sync(kFull, s, k);
+    const double x = v[k - 1], y = v[k];
+    v[k - 1] = ck * x + sk * y;
+    v[k] = ck * y - sk * x;
+  }
+}
+
+__device__ void record(const Chase &p, int64_t s, int64_t st, int len, double c, double sn) {
+  if (p.rot && threadIdx.x >= 1 && threadIdx.x < len)
+    p.rot[(s - p.s_begin) * p.ldrot + st + threadIdx.x] = make_double2(c, sn);
+}
+
+// Lane 0 waits until *flag >= need; false (and *failed set) on a timeout or another warp's failure.
+__device__ bool wait_for(const Chase &p, int *flag, int need) {
+  int ok = 1;
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag), bad(*p.failed);
+    unsigned long long t0 = 0, t = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    while (f.load(cuda::memory_order_acquire) < need) {
+      if (bad.load(cuda::memory_order_relaxed)) {
+        ok = 0;
+        break;
+      }
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+      if (t - t0 > kWaitLimitNs) {
+        bad.store(1, cuda::memory_order_relaxed);
+        ok = 0;
+        break;
+      }
+      __nanosleep(100);
+    }
+  }
+  return __shfl_sync(kFull, ok, 0) != 0;
+}
+
+__global__ void __launch_bounds__(32) chase_kernel(Chase p) {
+  __shared__ double M[KD][KD + 1];
+  const int lane = threadIdx.x;
+  double v[KD];
+  for (int64_t s = p.s_begin + blockIdx.x; s < p.s_end; s += gridDim.x) {
+    const int nw = windows_of(p.n, s);
+    const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
+    double c = 1, sn = 0;
+    for (int w = 0; w < nw; ++w) {
+      if (s > 0 && !wait_for(p, p.progress + (s - 1), min(w + 2, prev_nw))) return;
+      const int64_t st = s + 1 + int64_t(w) * KD, ed = min(st + KD - 1, p.n - 1);
+      const int len = static_cast<int>(ed - st + 1);
+      if (w == 0) {
+        const double x = lane < len ? __ldcg(&band(p, st + lane, s)) : 0.0;
+        double r0;
+        make_chain(x, len, c, sn, r0);
+        if (lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
+        record(p, s, st, len, c, sn);
+      }
+      // Both sides of the diagonal block (held whole in M, stored as its lower triangle). The
+      // loads are unrolled into registers first, so that all of them are in flight at once.
+#pragma unroll
+      for (int j = 0; j < KD; ++j)
+        v[j] = j < len && lane >= j && lane < len ? __ldcg(&band(p, st + lane, st + j)) : 0.0;
+#pragma unroll
+      for (int j = 0; j < KD; ++j) {  // entry (a, b) has one writer: lane max(a, b)
+        if (j <= lane) M[lane][j] = v[j];
+        if (j < lane) M[j][lane] = v[j];
+      }
+      __syncwarp();
+#pragma unroll
+      for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
+      apply_chain(v, c, sn);
+#pragma unroll
+      for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < KD; ++j) v[j] = M[lane][j];
+      apply_chain(v, c, sn);
+#pragma unroll
+      for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
+      __syncwarp();
+      for (int j = 0; j < len; ++j)
+        if (lane >= j && lane < len) __stcg(&band(p, st + lane, st + j), M[lane][j]);
+
+      const int64_t j1 = ed + 1;
+      if (j1 <= p.n - 1) {
+        // The block below: rows j1 .. j1+len2-1, columns st .. ed.
+        const int len2 = static_cast<int>((ed + KD < p.n - 1 ? ed + KD : p.n - 1) - j1 + 1);
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < KD; ++j)
+          v[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
+        apply_chain(v, c, sn);  // from the right: row by row
+#pragma unroll
+        for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
+        __syncwarp();
+        double c2, s2, r0;
+        make_chain(lane < len2 ? M[lane][0] : 0.0, len2, c2, s2, r0);
+        record(p, s, j1, len2, c2, s2);
+        if (lane == 0) {
+#pragma unroll
+          for (int i = 0; i < KD; ++i) v[i] = i == 0 ? r0 : 0.0;
+        } else {
+#pragma unroll
+          for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
+        }
+        apply_chain(v, c2, s2);  // from the left: column by column (lane 0's result is unused)
+        if (lane > 0) {
+#pragma unroll
+          for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
+        } else {
+#pragma unroll
+          for (int i = 0; i < KD; ++i) M[i][0] = i == 0 ? r0 : 0.0;
+        }
+        __syncwarp();
+        for (int j = 0; j < len; ++j)
+          if (lane < len2) __stcg(&band(p, j1 + lane, st + j), M[lane][j]);
+        c = c2;
+        sn = s2;
+      }
+      __syncwarp();
+      __threadfence();
+      if (lane == 0)
+        cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s]).store(
+            w + 1, cuda::memory_order_release);
+    }
+  }
+}
+
+// Lower band of the full matrix a (after stage 1), with the bulge rows zeroed.
+__global__ void to_band_kernel(const double *a, int64_t lda, int64_t n, double *ab) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * kLdab;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t j = idx / kLdab, d = idx % kLdab;
+    ab[idx] = d <= KD && j + d < n ? a[(j + d) + j * lda] : 0.0;
+  }
+}
+
+__global__ void identity_rotations_kernel(double2 *rot, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += int64_t(gridDim.x) * blockDim.x)
+    rot[i] = make_double2(1.0, 0.0);
+}
+
+// z := z G^T for every rotation of sweeps [s_begin, s_end), one row of z per thread. For a group
+// of KG sweeps s0.., window t's rotations of all of them (window t of sweep s0+o covers columns
+// base+o .. base+o+KD-1, base = s0+1+t*KD) commute with windows t+1.. of the later sweeps, so the
+// windows are walked from the last to the first and the row's KD+KG-1 columns stay in registers.
+template <int KG>
+__global__ void __launch_bounds__(kApplyThreads)
+    apply_chains_kernel(double *z, int64_t ldz, int64_t n, const double2 *rot, int64_t ldrot,
+                        int64_t s_begin, int64_t s_end) {
+  constexpr int kW = KD + KG - 1;
+  __shared__ double2 rs[KG][KD];
+  const int64_t row = blockIdx.x * int64_t(kApplyThreads) + threadIdx.x;
+  const bool live = row < n;
+  double W[kW];
+  for (int64_t s0 = s_begin; s0 < s_end; s0 += KG) {
+    int64_t base = s0 + 1 + (n - 2 - s0) / KD * KD;  // the last window with rows in the matrix
+#pragma unroll
+    for (int i = 0; i < kW; ++i) W[i] = live && base + i < n ? z[row + (base + i) * ldz] : 0.0;
+    for (;;) {
+      __syncthreads();
+      for (int idx = threadIdx.x; idx < KG * KD; idx += kApplyThreads) {
+        const int o = idx / KD, k = idx % KD;
+        rs[o][k] = s0 + o < s_end && k > 0 ? rot[(s0 + o - s_begin) * ldrot + base + o + k]
+                                           : make_double2(1.0, 0.0);
+      }
+      __syncthreads();
+#pragma unroll
+      for (int o = 0; o < KG; ++o) {
+#pragma unroll
+        for (int k = KD - 1; k >= 1; --k) {
+          const double2 r = rs[o][k];
+          const double x = W[o + k - 1], y = W[o + k];
+          W[o + k - 1] = r.x * x + r.y * y;
+          W[o + k] = r.x * y - r.y * x;
+        }
+      }
+      if (base == s0 + 1) {
+#pragma unroll
+        for (int i = 0; i < kW; ++i)
+          if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
+        break;
+      }
+      // Columns base+KG-1 .. are done for this group; slide the window KD columns left.
+#pragma unroll
+      for (int i = KG - 1; i < kW; ++i)
+        if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
+#pragma unroll
+      for (int i = KG - 2; i >= 0; --i) W[KD + i] = W[i];
+      base -= KD;
+#pragma unroll
+      for (int i = 0; i < KD; ++i) W[i] = live ? z[row + (base + i) * ldz] : 0.0;
+    }
+  }
+}
+
+unsigned grid_for(int64_t count, int threads) {
+  return static_cast<unsigned>(std::min<int64_t>(4096, (count + threads - 1) / threads));
+}
+
+Status chase(cudaStream_t st, const Chase &args) {
+  int dev = 0, sms = 0, per_sm = 0;
+  Status s = check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
+  if (s)
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 32, 0),
+              "occupancy");
+  if (!s) return s;
+  // Every warp of the grid must be resident (a warp waits on the sweep before it): a cooperative
+  // launch guarantees it or fails. About n/(2 KD) sweeps can advance at once.
+  const int64_t useful = std::max<int64_t>(4 * sms, args.n / KD);
+  const int64_t grid = std::min<int64_t>({args.s_end - args.s_begin, int64_t(per_sm) * sms, useful});
+  Chase a = args;
+  void *params[] = {&a};
+  return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(chase_kernel),
+                                           dim3(static_cast<unsigned>(grid)), dim3(32), params, 0, st),
+               "sytrd chase_kernel");
+}
+
+size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
+
+}  // namespace
+
+SytrdMethod sytrd_method() {
+  const char *v = std::getenv("GPUEIG_SYTRD_METHOD");
+  return v && std::strcmp(v, "tree") == 0 ? SytrdMethod::tree : SytrdMethod::two_stage;
+}
+
+const char *sytrd_method_name(SytrdMethod m) {
+  return m == SytrdMethod::tree ? "tree" : "two_stage";
+}
+
+size_t sytrd_two_stage_bytes(int64_t n, bool wantz) {
+  size_t b = align_up(sytrd_band_blocks_bytes(n)) + align_up(size_t(kLdab) * n * sizeof(double)) +
+             align_up((sweeps_of(n) + 1) * sizeof(int)) + align_up(sizeof(int));
+  if (wantz) b += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2));
+  return b;
+}
+
+Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d, double *e,
+                       double *z, int64_t ldz, void *work) {
+  char *w = static_cast<char *>(work);
+  double *blocks = reinterpret_cast<double *>(w);
+  w += align_up(sytrd_band_blocks_bytes(n));
+  double *ab = reinterpret_cast<double *>(w);
+  w += align_up(size_t(kLdab) * n * sizeof(double));
+  int *progress = reinterpret_cast<int *>(w);
+  w += align_up((sweeps_of(n) + 1) * sizeof(int));
+  int *failed = reinterpret_cast<int *>(w);
+  w += align_up(sizeof(int));
+  double2 *rot = z ? reinterpret_cast<double2 *>(w) : nullptr;
+
+  Status s = sytrd_to_band(st, n, a, lda, z, ldz, blocks);
+  if (!s) return s;
+  to_band_kernel<<<grid_for(n * kLdab, 256), 256, 0, st>>>(a, lda, n, ab);
+  if (!(s = check_launch("sytrd to_band_kernel"))) return s;
+  if (!(s = check(cudaMemsetAsync(progress, 0, (sweeps_of(n) + 1) * sizeof(int), st),
+                  "cudaMemsetAsync")) ||
+      !(s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync")))
+    return s;
+  const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
+  for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += chunk) {
+    const int64_t s1 = std::min(sweeps_of(n), s0 + chunk);
+    if (rot) {
+      identity_rotations_kernel<<<grid_for((s1 - s0) * ldrot, 256), 256, 0, st>>>(
+          rot, (s1 - s0) * ldrot);
+      if (!(s = check_launch("sytrd identity_rotations_kernel"))) return s;
+    }
+    if (!(s = chase(st, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}))) return s;
+    if (rot) {
+      apply_chains_kernel<kApplyGroup>
+          <<<static_cast<unsigned>((n + kApplyThreads - 1) / kApplyThreads), kApplyThreads, 0, st>>>(
+              z, ldz, n, rot, ldrot, s0, s1);
+      if (!(s = check_launch("sytrd apply_chains_kernel"))) return s;
+    }
+  }
+  if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
+  int bad = 0;
+  if (!(s = check(cudaMemcpyAsync(&bad, failed, sizeof(int), cudaMemcpyDeviceToHost, st),
+                  "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "cudaStreamSynchronize")))
+    return s;
+  if (bad) return Status::fail(Status::device_error, "sytrd: a bulge-chasing wait timed out");
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu

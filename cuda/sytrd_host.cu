@@ -1,0 +1,93 @@
+// gpu_sytrd_givens with host pointers: the triangle UPLO goes up through the pinned ring and is
+// mirrored into a full symmetric matrix on the device, the method of GPUEIG_SYTRD_METHOD
+// (cuda/sytrd_chase.cu, cuda/sytrd_tree.cu) reduces it, and D, E and Q come back. A itself is
+// not written back: its contents on exit are unspecified (include/gpueig.h).
+#include <algorithm>
+
+#include "context.hpp"
+#include "device_util.hpp"
+#include "staging.hpp"
+#include "sytrd.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr size_t kD = sizeof(double);
+
+size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
+
+// The triangle `uplo` of a (n x n, lda) copied over the other one.
+__global__ void mirror_kernel(double *a, int64_t lda, int64_t n, bool upper) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = idx % n, j = idx / n;
+    if (upper ? i > j : i < j) a[i + j * lda] = a[j + i * lda];
+  }
+}
+
+__global__ void identity_kernel(double *z, int64_t ldz, int64_t n) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x)
+    z[idx % n + idx / n * ldz] = idx % n == idx / n;
+}
+
+unsigned grid_for(int64_t count) {
+  return static_cast<unsigned>(std::min<int64_t>(8192, (count + 255) / 256));
+}
+
+}  // namespace
+
+Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+             double *q, int64_t ldq) {
+  DeviceScope scope;
+  if (!scope.status()) return scope.status();
+  Context *ctx = nullptr;
+  Status s = Context::get(ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  const bool wantz = vect != 'N';
+  const SytrdMethod method = sytrd_method();
+
+  const size_t mat = align_up(size_t(n) * n * kD), vec = align_up(size_t(n) * kD);
+  const size_t work = method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, wantz) : 0;
+  StreamBuffer buf(st);
+  if (!(s = buf.allocate(mat * (wantz ? 2 : 1) + 2 * vec + 256 + work))) return s;
+  double *da = buf.as<double>(), *dz = wantz ? buf.as<double>(mat) : nullptr;
+  double *dd = buf.as<double>(mat * (wantz ? 2 : 1)), *de = dd + vec / kD;
+  int *flag = buf.as<int>(mat * (wantz ? 2 : 1) + 2 * vec);
+  void *dwork = buf.get() + mat * (wantz ? 2 : 1) + 2 * vec + 256;
+
+  // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
+  // (the NaN check included) looks at it.
+  if (!(s = upload(*ctx, da, n * kD, a, lda * kD, n * kD, n))) return s;
+  mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(da, n, n, uplo == 'U');
+  if (!(s = check_launch("sytrd mirror_kernel")) ||
+      !(s = check(cudaMemsetAsync(flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+      !(s = check_finite(st, da, n, n, n, flag)))
+    return s;
+  int bad = 0;
+  if (!(s = check(cudaMemcpyAsync(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost, st),
+                  "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "cudaStreamSynchronize")))
+    return s;
+  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
+
+  if (vect == 'V') {
+    identity_kernel<<<grid_for(n * n), 256, 0, st>>>(dz, n, n);
+    if (!(s = check_launch("sytrd identity_kernel"))) return s;
+  } else if (vect == 'U' && !(s = upload(*ctx, dz, n * kD, q, ldq * kD, n * kD, n))) {
+    return s;
+  }
+
+  s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, dwork)
+                                       : sytrd_tree(st, n, da, n, dd, de, dz, n);
+  if (!s) return s;
+  if (!(s = download(*ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
+  if (n > 1 && !(s = download(*ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
+  // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.
+  if (wantz && !(s = download(*ctx, q, ldq * kD, dz, n * kD, n * kD, n)))
+    return vect == 'U' ? Status::fail(Status::output_lost, s.reason) : s;
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
