@@ -33,139 +33,185 @@ constexpr int H = 2 * B;       // rows of a tile = order of every accumulated bl
 constexpr int kThreads = 256;
 constexpr int kStrip = 64;   // columns (left pass) or rows (right pass) of one apply block
 constexpr int kLdx = H + 4;  // padded leading dimension of the shared strip
-// Dynamic shared memory of the panel kernels: the panel piece X (H x B) and the block G (H x H),
-// both padded; over the 48 KB a kernel gets without asking.
-constexpr size_t kPanelSmem = (H * (B + 1) + H * (H + 1)) * sizeof(double);
 
-// c and s with c*a + s*b = hypot(a, b) and -s*a + c*b = 0 (hypot: no overflow or underflow).
-__device__ inline void givens(double a, double b, double &c, double &s) {
-  if (b == 0) {
-    c = 1;
-    s = 0;
-    return;
-  }
-  const double r = hypot(a, b);
-  c = a / r;
-  s = b / r;
+constexpr int kColThreads = B + H;  // panel kernels: a thread per column of [X | G]
+
+__device__ inline double warp_max(double v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
 }
 
-// One step of a rotation schedule: rotation j (if rows[j] >= 0) acts on rows (p[j], q[j]) of the
-// panel piece X (cols j..B-1; column j of row q becomes exactly zero) and of the block G.
-__device__ void apply_step(double (*X)[B + 1], double (*G)[H + 1], const int *p, const int *q,
-                           const double (*cs)[2], int count) {
-  for (int idx = threadIdx.x; idx < count * (B + H); idx += blockDim.x) {
-    const int j = idx / (B + H), col = idx % (B + H);
-    if (p[j] < 0) continue;
-    const double c = cs[j][0], s = cs[j][1];
-    if (col < B) {
-      if (col < j) continue;  // both rows are already zero left of column j
-      const double x = X[p[j]][col], y = X[q[j]][col];
-      X[p[j]][col] = c * x + s * y;
-      X[q[j]][col] = col == j ? 0.0 : c * y - s * x;
-    } else {
-      const int g = col - B;
-      const double x = G[p[j]][g], y = G[q[j]][g];
-      G[p[j]][g] = c * x + s * y;
-      G[q[j]][g] = c * y - s * x;
+// Warp 0: the chain of rotations on rows (k-1, k), k = hi-1 down to lo+1, that zeroes col[lo+1 ..
+// hi-1] into col[lo] (rot[k] = (c, s); the identity for every other k), and *top = the new
+// col[lo] = ||col[lo .. hi-1]||. Lane l holds rows 2l and 2l+1; each rotation comes from the
+// suffix norms (a scaled warp scan) instead of a serial run of hypot.
+__device__ void make_chain(const double *col, int lo, int hi, double2 *rot, double *top) {
+  const int lane = threadIdx.x, i0 = 2 * lane, i1 = i0 + 1;
+  const bool in0 = i0 >= lo && i0 < hi, in1 = i1 >= lo && i1 < hi;
+  const double x0 = col[i0], x1 = col[i1];
+  double2 g0 = make_double2(1.0, 0.0), g1 = g0;
+  const double scale = warp_max(fmax(in0 ? fabs(x0) : 0.0, in1 ? fabs(x1) : 0.0));
+  if (scale > 0) {
+    const double y0 = in0 ? (x0 / scale) * (x0 / scale) : 0.0;
+    const double y1 = in1 ? (x1 / scale) * (x1 / scale) : 0.0;
+    double t = y0 + y1;  // becomes the sum over lanes l.. (rows 2l ..)
+    for (int o = 1; o < 32; o <<= 1) {
+      const double u = __shfl_down_sync(0xffffffffu, t, o);
+      if (lane + o < 32) t += u;
     }
+    double next = __shfl_down_sync(0xffffffffu, t, 1);
+    if (lane == 31) next = 0.0;
+    const double r1 = scale * sqrt(y1 + next), r0 = scale * sqrt(y0 + y1 + next);
+    const double px1 = __shfl_up_sync(0xffffffffu, x1, 1), pr1 = __shfl_up_sync(0xffffffffu, r1, 1);
+    // Rotation k meets row k-1 and the running norm below it (the row itself at the bottom).
+    if (i1 > lo && i1 < hi && r0 != 0) g1 = make_double2(x0 / r0, (i1 == hi - 1 ? x1 : r1) / r0);
+    if (i0 > lo && i0 < hi && lane > 0 && pr1 != 0)
+      g0 = make_double2(px1 / pr1, (i0 == hi - 1 ? x0 : r0) / pr1);
+    const double r_lo = __shfl_sync(0xffffffffu, (lo & 1) ? r1 : r0, lo / 2);
+    if (lane == 0) *top = r_lo;
+  } else if (lane == 0) {
+    *top = 0.0;
   }
+  rot[i0] = g0;
+  rot[i1] = g1;
 }
 
-__device__ void identity_block(double (*G)[H + 1]) {
-  for (int idx = threadIdx.x; idx < H * H; idx += blockDim.x) G[idx % H][idx / H] = idx % H == idx / H;
-}
-
-__device__ void store_block(const double (*G)[H + 1], double *out) {
-  for (int idx = threadIdx.x; idx < H * H; idx += blockDim.x) out[idx] = G[idx % H][idx / H];
+// Warp 0: the fan of rotations (row j, row B + r), r = 0 .. m-1 in turn, that zeroes col[B + r]
+// into col[j] (rot[r] = (c, s)), and *top = the new col[j]. From prefix norms of
+// (col[j], col[B], .., col[B+m-1]).
+__device__ void make_fan(const double *col, int j, int m, double2 *rot, double *top) {
+  const int lane = threadIdx.x;
+  const double x = col[j], y = lane < m ? col[B + lane] : 0.0;
+  double2 g = make_double2(1.0, 0.0);
+  const double scale = warp_max(fmax(fabs(x), fabs(y)));
+  if (scale > 0) {
+    double p = (y / scale) * (y / scale);
+    for (int o = 1; o < 32; o <<= 1) {
+      const double u = __shfl_up_sync(0xffffffffu, p, o);
+      if (lane >= o) p += u;
+    }
+    const double xs = (x / scale) * (x / scale);
+    const double h = scale * sqrt(xs + p);  // ||(x, y_0 .. y_lane)||
+    const double hp = __shfl_up_sync(0xffffffffu, h, 1);
+    const double a = lane == 0 ? x : hp;  // what row j holds when rotation `lane` meets it
+    if (lane < m && h != 0) g = make_double2(a / h, y / h);
+    const double last = __shfl_sync(0xffffffffu, h, m - 1);
+    if (lane == 0) *top = last;
+  } else if (lane == 0) {
+    *top = 0.0;
+  }
+  rot[lane] = g;
 }
 
 // Level 0: tile blockIdx.x (rows st .. st+rt-1 of panel columns c0 .. c0+B-1) becomes upper
 // trapezoidal; its rotations, accumulated, go to blocks[blockIdx.x] (H x H, column-major).
-__global__ void __launch_bounds__(kThreads)
+// Thread t < B holds column t of the tile, thread B + g column g of the block, in registers; a
+// column's chain is made by warp 0 and applied by every thread to its own column.
+__global__ void __launch_bounds__(kColThreads)
     tile_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, double *blocks) {
-  extern __shared__ double smem[];
-  auto X = reinterpret_cast<double(*)[B + 1]>(smem);
-  auto G = reinterpret_cast<double(*)[H + 1]>(smem + H * (B + 1));
-  __shared__ double cs[B][2];
-  __shared__ int p[B], q[B];
+  __shared__ double col[H];
+  __shared__ double2 rot[H];
+  __shared__ double top;
+  const int t = threadIdx.x;
   const int64_t st = c0 + B + int64_t(blockIdx.x) * H;
   const int rt = static_cast<int>(std::min<int64_t>(H, n - st));
-  for (int idx = threadIdx.x; idx < H * B; idx += blockDim.x) {
-    const int i = idx % H, j = idx / H;
-    X[i][j] = i < rt ? a[(st + i) + (c0 + j) * lda] : 0.0;
-  }
-  identity_block(G);
-  __syncthreads();
-  // Column j's rotation on rows (i-1, i) runs at step (rt-1-i) + 2j: it needs column j-1 zeroed
-  // in rows i (step t-2) and i-1 (step t-1), and its own chain's previous rotation (step t-1).
+  double v[H];
+#pragma unroll
+  for (int i = 0; i < H; ++i)
+    v[i] = t < B ? (i < rt ? a[(st + i) + (c0 + t) * lda] : 0.0) : (i == t - B ? 1.0 : 0.0);
   const int nj = rt - 1 < B ? rt - 1 : B;
-  const int steps = nj > 0 ? rt - 2 + nj : 0;  // the last: column nj-1 on rows (nj-1, nj)
-  for (int t = 0; t < steps; ++t) {
-    if (threadIdx.x < nj) {
-      const int j = threadIdx.x, i = rt - 1 - t + 2 * j;
-      if (i > j && i < rt) {
-        givens(X[i - 1][j], X[i][j], cs[j][0], cs[j][1]);
-        p[j] = i - 1;
-        q[j] = i;
-      } else {
-        p[j] = -1;
-      }
+  for (int j = 0; j < nj; ++j) {
+    if (t == j) {
+#pragma unroll
+      for (int i = 0; i < H; ++i) col[i] = v[i];
     }
     __syncthreads();
-    apply_step(X, G, p, q, cs, nj);
+    if (t < 32) make_chain(col, j, rt, rot, &top);
     __syncthreads();
+#pragma unroll
+    for (int k = H - 1; k >= 1; --k) {
+      if (k <= j) break;  // the same for every thread: the chain starts at row j
+      const double2 g = rot[k];
+      const double x = v[k - 1], y = v[k];
+      v[k - 1] = g.x * x + g.y * y;
+      v[k] = g.x * y - g.y * x;
+    }
+    if (t == j) {  // exactly what the chain was made to produce
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        if (i >= j) v[i] = i == j ? top : 0.0;
+    }
   }
-  for (int idx = threadIdx.x; idx < H * B; idx += blockDim.x) {
-    const int i = idx % H, j = idx / H;
-    if (i < rt) a[(st + i) + (c0 + j) * lda] = X[i][j];
+  if (t < B) {
+#pragma unroll
+    for (int i = 0; i < H; ++i)
+      if (i < rt) a[(st + i) + (c0 + t) * lda] = v[i];
+  } else {
+    double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
+#pragma unroll
+    for (int i = 0; i < H; ++i) out[i] = v[i];
   }
-  store_block(G, blocks + int64_t(blockIdx.x) * H * H);
 }
 
-// Level l (step = 2^(l-1) tiles): the top B rows of tile t = 2*step*blockIdx.x (a triangle) absorb
-// the top k <= B rows of tile t + step (a triangle, or a trapezoid of a short last tile). Rows
-// 0..B-1 of the block are t's, rows B..B+k-1 are the other's.
-__global__ void __launch_bounds__(kThreads)
+// Level l (step = 2^(l-1) tiles): the top B rows of tile u = 2*step*blockIdx.x (a triangle)
+// absorb the top k <= B rows of tile u + step (a triangle, or the trapezoid of a short last tile).
+// Rows 0..B-1 of the block are the first's, rows B..B+k-1 the other's. Column j is cleared by a
+// fan: row j against rows B, B+1, .., B+min(j, k-1) in turn.
+__global__ void __launch_bounds__(kColThreads)
     pair_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, int64_t step, double *blocks) {
-  extern __shared__ double smem[];
-  auto X = reinterpret_cast<double(*)[B + 1]>(smem);
-  auto G = reinterpret_cast<double(*)[H + 1]>(smem + H * (B + 1));
-  __shared__ double cs[B][2];
-  __shared__ int p[B], q[B];
-  const int64_t top = c0 + B + 2 * step * H * int64_t(blockIdx.x);
-  const int64_t bot = top + step * H;
-  const int k = static_cast<int>(std::min<int64_t>(B, n - bot));
-  for (int idx = threadIdx.x; idx < H * B; idx += blockDim.x) {
-    const int i = idx % H, j = idx / H;
-    X[i][j] = i < B ? a[(top + i) + (c0 + j) * lda]
-                    : (i - B < k ? a[(bot + i - B) + (c0 + j) * lda] : 0.0);
+  __shared__ double col[H];
+  __shared__ double2 rot[B];
+  __shared__ double top;
+  const int t = threadIdx.x;
+  const int64_t first = c0 + B + 2 * step * H * int64_t(blockIdx.x);
+  const int64_t second = first + step * H;
+  const int k = static_cast<int>(std::min<int64_t>(B, n - second));
+  double v[H];
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    if (t < B)
+      v[i] = i < B ? a[(first + i) + (c0 + t) * lda]
+                   : (i - B < k ? a[(second + i - B) + (c0 + t) * lda] : 0.0);
+    else
+      v[i] = i == t - B ? 1.0 : 0.0;
   }
-  identity_block(G);
-  __syncthreads();
-  // Rotation (j, r) zeroes row r of the lower triangle in column j against row j of the upper:
-  // it needs (j-1, r) and (j, r-1) first, so all (j, r) with j + r = t run in step t.
-  const int steps = B + k - 1;
-  for (int t = 0; t < steps; ++t) {
-    if (threadIdx.x < B) {
-      const int j = threadIdx.x, r = t - j;
-      if (r >= 0 && r <= j && r < k) {
-        givens(X[j][j], X[B + r][j], cs[j][0], cs[j][1]);
-        p[j] = j;
-        q[j] = B + r;
-      } else {
-        p[j] = -1;
-      }
+  // Unrolled over j, so that v[j] is a register.
+#pragma unroll
+  for (int j = 0; j < B; ++j) {
+    const int m = j + 1 < k ? j + 1 : k;
+    if (t == j) {
+#pragma unroll
+      for (int i = 0; i < H; ++i) col[i] = v[i];
     }
     __syncthreads();
-    apply_step(X, G, p, q, cs, B);
+    if (t < 32) make_fan(col, j, m, rot, &top);
     __syncthreads();
+#pragma unroll
+    for (int r = 0; r <= j; ++r) {
+      if (r >= m) break;
+      const double2 g = rot[r];
+      const double x = v[j], y = v[B + r];
+      v[j] = g.x * x + g.y * y;
+      v[B + r] = g.x * y - g.y * x;
+    }
+    if (t == j) {
+      v[j] = top;
+#pragma unroll
+      for (int r = 0; r <= j; ++r)
+        if (r < m) v[B + r] = 0.0;
+    }
   }
-  for (int idx = threadIdx.x; idx < H * B; idx += blockDim.x) {
-    const int i = idx % H, j = idx / H;
-    if (i < B) a[(top + i) + (c0 + j) * lda] = X[i][j];
-    else if (i - B < k) a[(bot + i - B) + (c0 + j) * lda] = X[i][j];
+  if (t < B) {
+#pragma unroll
+    for (int i = 0; i < H; ++i) {
+      if (i < B) a[(first + i) + (c0 + t) * lda] = v[i];
+      else if (i - B < k) a[(second + i - B) + (c0 + t) * lda] = v[i];
+    }
+  } else {
+    double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
+#pragma unroll
+    for (int i = 0; i < H; ++i) out[i] = v[i];
   }
-  store_block(G, blocks + int64_t(blockIdx.x) * H * H);
 }
 
 // The index sets of one level's blocks: block b's local index i < len0 is global index
@@ -297,32 +343,21 @@ size_t sytrd_band_blocks_bytes(int64_t n) {
 
 Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
                      double *blocks) {
-  static const Status opt_in = [] {
-    Status s = check(cudaFuncSetAttribute(tile_qr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(kPanelSmem)),
-                     "cudaFuncSetAttribute");
-    if (s)
-      s = check(cudaFuncSetAttribute(pair_qr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(kPanelSmem)),
-                "cudaFuncSetAttribute");
-    return s;
-  }();
-  if (!opt_in) return opt_in;
   Level levels[64];
   for (int64_t c0 = 0; n - (c0 + B) >= 2; c0 += B) {
     const int64_t r0 = c0 + B;
     const int64_t P = (n - r0 + H - 1) / H;
     int nl = 0;
     double *next = blocks;
-    tile_qr_kernel<<<static_cast<unsigned>(P), kThreads, kPanelSmem, st>>>(a, lda, n, c0, next);
+    tile_qr_kernel<<<static_cast<unsigned>(P), kColThreads, 0, st>>>(a, lda, n, c0, next);
     Status s = check_launch("sytrd tile_qr_kernel");
     if (!s) return s;
     levels[nl++] = {r0, H, 0, H, 0, P, next};
     next += P * H * H;
     for (int64_t step = 1; step < P; step *= 2) {
       const int64_t pairs = (P - step - 1) / (2 * step) + 1;
-      pair_qr_kernel<<<static_cast<unsigned>(pairs), kThreads, kPanelSmem, st>>>(a, lda, n, c0,
-                                                                            step, next);
+      pair_qr_kernel<<<static_cast<unsigned>(pairs), kColThreads, 0, st>>>(a, lda, n, c0, step,
+                                                                            next);
       if (!(s = check_launch("sytrd pair_qr_kernel"))) return s;
       levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, next};
       next += pairs * H * H;

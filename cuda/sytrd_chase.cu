@@ -105,14 +105,22 @@ __device__ void make_chain(double x, int len, double &c, double &s, double &r0) 
   r0 = __shfl_sync(kFull, r, 0);
 }
 
+// The chain's rotations in shared memory, where every lane reads them (broadcast) while it
+// applies them: the reads do not wait on the rotations' arithmetic, as shuffles would.
+__device__ inline void publish_chain(double2 *chain, double c, double s) {
+  __syncwarp();
+  chain[threadIdx.x] = make_double2(c, s);
+  __syncwarp();
+}
+
 // v (this lane's vector over the window rows) := chain * v.
-__device__ inline void apply_chain(double (&v)[KD], double c, double s) {
+__device__ inline void apply_chain(double (&v)[KD], const double2 *chain) {
 #pragma unroll
   for (int k = KD - 1; k >= 1; --k) {
-    const double ck = __shfl_sync(kFull, c, k), sk = __shfl_sync(kFull, s, k);
+    const double2 g = chain[k];
     const double x = v[k - 1], y = v[k];
-    v[k - 1] = ck * x + sk * y;
-    v[k] = ck * y - sk * x;
+    v[k - 1] = g.x * x + g.y * y;
+    v[k] = g.x * y - g.y * x;
   }
 }
 
@@ -139,7 +147,7 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
         ok = 0;
         break;
       }
-      __nanosleep(100);
+      __nanosleep(20);
     }
   }
   return __shfl_sync(kFull, ok, 0) != 0;
@@ -147,6 +155,7 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
 
 __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
   __shared__ double M[KD][KD + 1];
+  __shared__ double2 chain[2][KD];  // the window's chain and the next one
   const int lane = threadIdx.x;
   double v[KD];
   for (int64_t s = p.s_begin + blockIdx.x; s < p.s_end; s += gridDim.x) {
@@ -163,6 +172,7 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
         make_chain(x, len, c, sn, r0);
         if (lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
         record(p, s, st, len, c, sn);
+        publish_chain(chain[0], c, sn);
       }
       // Both sides of the diagonal block (held whole in M, stored as its lower triangle). The
       // loads are unrolled into registers first, so that all of them are in flight at once.
@@ -177,13 +187,13 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
       __syncwarp();
 #pragma unroll
       for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
-      apply_chain(v, c, sn);
+      apply_chain(v, chain[0]);
 #pragma unroll
       for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
       __syncwarp();
 #pragma unroll
       for (int j = 0; j < KD; ++j) v[j] = M[lane][j];
-      apply_chain(v, c, sn);
+      apply_chain(v, chain[0]);
 #pragma unroll
       for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
       __syncwarp();
@@ -198,13 +208,14 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
 #pragma unroll
         for (int j = 0; j < KD; ++j)
           v[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
-        apply_chain(v, c, sn);  // from the right: row by row
+        apply_chain(v, chain[0]);  // from the right: row by row
 #pragma unroll
         for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
         __syncwarp();
         double c2, s2, r0;
         make_chain(lane < len2 ? M[lane][0] : 0.0, len2, c2, s2, r0);
         record(p, s, j1, len2, c2, s2);
+        publish_chain(chain[1], c2, s2);
         if (lane == 0) {
 #pragma unroll
           for (int i = 0; i < KD; ++i) v[i] = i == 0 ? r0 : 0.0;
@@ -212,7 +223,7 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
 #pragma unroll
           for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
         }
-        apply_chain(v, c2, s2);  // from the left: column by column (lane 0's result is unused)
+        apply_chain(v, chain[1]);  // from the left: column by column (lane 0's result is unused)
         if (lane > 0) {
 #pragma unroll
           for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
@@ -223,8 +234,7 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
         __syncwarp();
         for (int j = 0; j < len; ++j)
           if (lane < len2) __stcg(&band(p, j1 + lane, st + j), M[lane][j]);
-        c = c2;
-        sn = s2;
+        publish_chain(chain[0], c2, s2);
       }
       __syncwarp();
       __threadfence();

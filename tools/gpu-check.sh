@@ -48,14 +48,25 @@ stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
 # gtsv: every kernel (all tile shapes, the multi-tile passes, the verdict, the device re-solve)
 # without the 100000-system and 2^20-row cases, which add nothing there but hours.
 gtsv_subset="--gtest_filter=-GtsvBatch.HundredThousandMixed:GtsvBatch.LargeSystems:GtsvLarge.*"
-for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset" test_getrf_gpu; do
+# sytrd: every kernel of both methods (one panel level and several; chunked and whole bulge
+# chasing; Q formed and updated) without the whole zoo.
+sytrd_subset="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*Large*random_n517_uploL*:*NonFinite*"
+for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset" test_getrf_gpu \
+         "test_sytrd_gpu $sytrd_subset"; do
   step "memcheck ${t%% *}" "$out/sanitizer.log" $san --tool memcheck --leak-check full $build/tests/$t
 done
+step "memcheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
+  $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
+step "memcheck sytrd chunks" "$out/sanitizer.log" env GPUEIG_SYTRD_CHUNK=7 \
+  $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
 # getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
 getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
-for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset"; do
+for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
+         "test_sytrd_gpu $sytrd_subset"; do
   step "racecheck ${t%% *}" "$out/sanitizer.log" $san --tool racecheck $build/tests/$t
 done
+step "racecheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
+  $san --tool racecheck $build/tests/test_sytrd_gpu $sytrd_subset
 
 step demo "$out/demo.log" "$build/gpueig" demo
 step bench "$out/bench.log" "$build/bench/gpueig_bench" --json "$out/bench.json"
