@@ -25,4 +25,10 @@ Status check_finite(cudaStream_t st, const double *a, int64_t lda, int64_t m, in
   return check_launch("nonfinite_kernel");
 }
 
+Status fetch_flag(cudaStream_t st, const int *flag, int *host) {
+  Status s = check(cudaMemcpyAsync(host, flag, sizeof(int), cudaMemcpyDeviceToHost, st),
+                   "cudaMemcpyAsync");
+  return s ? check(cudaStreamSynchronize(st), "cudaStreamSynchronize") : s;
+}
+
 }  // namespace gpueig::gpu

@@ -39,4 +39,7 @@ class StreamBuffer {
 Status check_finite(cudaStream_t stream, const double *a, int64_t lda, int64_t m, int64_t n,
                     int *flag);
 
+// *host = *flag (device) once everything queued on `stream` before it has run (waits for it).
+Status fetch_flag(cudaStream_t stream, const int *flag, int *host);
+
 }  // namespace gpueig::gpu

@@ -21,7 +21,6 @@ namespace gpueig::gpu {
 enum class SytrdMethod { two_stage, tree };
 // GPUEIG_SYTRD_METHOD = two_stage (default) | tree.
 SytrdMethod sytrd_method();
-const char *sytrd_method_name(SytrdMethod m);
 
 // Band width of the two-stage method's intermediate band matrix: a warp's lanes in stage 2.
 constexpr int kSytrdBand = 32;

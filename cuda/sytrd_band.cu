@@ -24,6 +24,7 @@
 
 #include "context.hpp"
 #include "sytrd.hpp"
+#include "warp.cuh"
 
 namespace gpueig::gpu {
 namespace {
@@ -35,11 +36,6 @@ constexpr int kStrip = 64;   // columns (left pass) or rows (right pass) of one 
 constexpr int kLdx = H + 4;  // padded leading dimension of the shared strip
 
 constexpr int kColThreads = B + H;  // panel kernels: a thread per column of [X | G]
-
-__device__ inline double warp_max(double v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
 
 // Warp 0: the chain of rotations on rows (k-1, k), k = hi-1 down to lo+1, that zeroes col[lo+1 ..
 // hi-1] into col[lo] (rot[k] = (c, s); the identity for every other k), and *top = the new
@@ -236,6 +232,19 @@ __device__ inline int64_t global_index(const Level &L, int64_t n, int local) {
 
 // Applies every block of a level to strip blockIdx.y: left (kRight = false) X := G X on rows of
 // columns lo + 64*blockIdx.y ..; right (kRight = true) X := X G^T on columns of those rows.
+// Entry idx of a block's strip in the order that runs along memory (down a column of A): index i
+// of the block's set and position c in the strip.
+template <bool kRight>
+__device__ inline void strip_entry(int idx, int &i, int &c) {
+  if (kRight) {
+    c = idx % kStrip;
+    i = idx / kStrip;
+  } else {
+    i = idx % H;
+    c = idx / H;
+  }
+}
+
 template <bool kRight>
 __global__ void __launch_bounds__(kThreads)
     apply_level_kernel(double *a, int64_t lda, int64_t n, Level L, int64_t lo, int64_t hi) {
@@ -245,16 +254,9 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ __align__(128) double X[kStrip * kLdx];  // X[c * kLdx + i]: strip entry c, index i
   const int64_t s0 = lo + int64_t(blockIdx.y) * kStrip;
   const int width = static_cast<int>(std::min<int64_t>(kStrip, hi - s0));
-  // Loads: the fastest thread index runs along memory (down a column of A).
   for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
     int i, c;
-    if (kRight) {
-      c = idx % kStrip;
-      i = idx / kStrip;
-    } else {
-      i = idx % H;
-      c = idx / H;
-    }
+    strip_entry<kRight>(idx, i, c);
     const int64_t g = global_index(L, n, i);
     double v = 0.0;
     if (g >= 0 && c < width) v = kRight ? a[(s0 + c) + g * lda] : a[g + (s0 + c) * lda];
@@ -300,13 +302,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
     int i, c;
-    if (kRight) {
-      c = idx % kStrip;
-      i = idx / kStrip;
-    } else {
-      i = idx % H;
-      c = idx / H;
-    }
+    strip_entry<kRight>(idx, i, c);
     const int64_t g = global_index(L, n, i);
     if (g < 0 || c >= width) continue;
     if (kRight) a[(s0 + c) + g * lda] = X[c * kLdx + i];

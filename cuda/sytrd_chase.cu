@@ -28,7 +28,9 @@
 #include <cstring>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "sytrd.hpp"
+#include "warp.cuh"
 
 namespace gpueig::gpu {
 namespace {
@@ -67,11 +69,6 @@ struct Chase {
 };
 
 __device__ inline double &band(const Chase &p, int64_t i, int64_t j) { return p.ab[(i - j) + j * kLdab]; }
-
-__device__ inline double warp_max(double v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(kFull, v, o));
-  return v;
-}
 
 // Lane l holds x_l (l < len). On return lane k (1 <= k < len) holds the rotation (c, s) on
 // window rows (k-1, k) that, applied for k = len-1 down to 1, maps x to r0 * e1; other lanes hold
@@ -155,24 +152,24 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
 
 __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
   __shared__ double M[KD][KD + 1];
-  __shared__ double2 chain[2][KD];  // the window's chain and the next one
+  __shared__ double2 chain[2][KD];  // the window's chain (chain[cur]) and the next one
   const int lane = threadIdx.x;
   double v[KD];
   for (int64_t s = p.s_begin + blockIdx.x; s < p.s_end; s += gridDim.x) {
     const int nw = windows_of(p.n, s);
     const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
-    double c = 1, sn = 0;
+    int cur = 0;
     for (int w = 0; w < nw; ++w) {
       if (s > 0 && !wait_for(p, p.progress + (s - 1), min(w + 2, prev_nw))) return;
       const int64_t st = s + 1 + int64_t(w) * KD, ed = min(st + KD - 1, p.n - 1);
       const int len = static_cast<int>(ed - st + 1);
       if (w == 0) {
         const double x = lane < len ? __ldcg(&band(p, st + lane, s)) : 0.0;
-        double r0;
+        double c, sn, r0;
         make_chain(x, len, c, sn, r0);
         if (lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
         record(p, s, st, len, c, sn);
-        publish_chain(chain[0], c, sn);
+        publish_chain(chain[cur], c, sn);
       }
       // Both sides of the diagonal block (held whole in M, stored as its lower triangle). The
       // loads are unrolled into registers first, so that all of them are in flight at once.
@@ -187,13 +184,13 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
       __syncwarp();
 #pragma unroll
       for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
-      apply_chain(v, chain[0]);
+      apply_chain(v, chain[cur]);
 #pragma unroll
       for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
       __syncwarp();
 #pragma unroll
       for (int j = 0; j < KD; ++j) v[j] = M[lane][j];
-      apply_chain(v, chain[0]);
+      apply_chain(v, chain[cur]);
 #pragma unroll
       for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
       __syncwarp();
@@ -208,33 +205,28 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
 #pragma unroll
         for (int j = 0; j < KD; ++j)
           v[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
-        apply_chain(v, chain[0]);  // from the right: row by row
+        apply_chain(v, chain[cur]);  // from the right: row by row
 #pragma unroll
         for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
         __syncwarp();
         double c2, s2, r0;
         make_chain(lane < len2 ? M[lane][0] : 0.0, len2, c2, s2, r0);
         record(p, s, j1, len2, c2, s2);
-        publish_chain(chain[1], c2, s2);
-        if (lane == 0) {
-#pragma unroll
-          for (int i = 0; i < KD; ++i) v[i] = i == 0 ? r0 : 0.0;
-        } else {
-#pragma unroll
-          for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
-        }
-        apply_chain(v, chain[1]);  // from the left: column by column (lane 0's result is unused)
-        if (lane > 0) {
-#pragma unroll
-          for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
-        } else {
+        cur ^= 1;  // the new chain is the next window's
+        publish_chain(chain[cur], c2, s2);
+        if (lane == 0) {  // column 0 is what the chain was made to produce
 #pragma unroll
           for (int i = 0; i < KD; ++i) M[i][0] = i == 0 ? r0 : 0.0;
+        } else {  // the rest from the left, column by column
+#pragma unroll
+          for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
+          apply_chain(v, chain[cur]);
+#pragma unroll
+          for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
         }
         __syncwarp();
         for (int j = 0; j < len; ++j)
           if (lane < len2) __stcg(&band(p, j1 + lane, st + j), M[lane][j]);
-        publish_chain(chain[0], c2, s2);
       }
       __syncwarp();
       __threadfence();
@@ -346,10 +338,6 @@ SytrdMethod sytrd_method() {
   return v && std::strcmp(v, "tree") == 0 ? SytrdMethod::tree : SytrdMethod::two_stage;
 }
 
-const char *sytrd_method_name(SytrdMethod m) {
-  return m == SytrdMethod::tree ? "tree" : "two_stage";
-}
-
 size_t sytrd_two_stage_bytes(int64_t n, bool wantz) {
   size_t b = align_up(sytrd_band_blocks_bytes(n)) + align_up(size_t(kLdab) * n * sizeof(double)) +
              align_up((sweeps_of(n) + 1) * sizeof(int)) + align_up(sizeof(int));
@@ -396,10 +384,7 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
   }
   if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
   int bad = 0;
-  if (!(s = check(cudaMemcpyAsync(&bad, failed, sizeof(int), cudaMemcpyDeviceToHost, st),
-                  "cudaMemcpyAsync")) ||
-      !(s = check(cudaStreamSynchronize(st), "cudaStreamSynchronize")))
-    return s;
+  if (!(s = fetch_flag(st, failed, &bad))) return s;
   if (bad) return Status::fail(Status::device_error, "sytrd: a bulge-chasing wait timed out");
   return Status::success();
 }

@@ -66,10 +66,7 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
       !(s = check_finite(st, da, n, n, n, flag)))
     return s;
   int bad = 0;
-  if (!(s = check(cudaMemcpyAsync(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost, st),
-                  "cudaMemcpyAsync")) ||
-      !(s = check(cudaStreamSynchronize(st), "cudaStreamSynchronize")))
-    return s;
+  if (!(s = fetch_flag(st, flag, &bad))) return s;
   if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
 
   if (vect == 'V') {
