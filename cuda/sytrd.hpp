@@ -36,9 +36,10 @@ Status sytrd_two_stage(cudaStream_t stream, int64_t n, double *a, int64_t lda, d
 Status sytrd_tree(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d, double *e,
                   double *z, int64_t ldz);
 
-// Stage 1 alone: a (full, lda) becomes a band matrix of lower bandwidth kSytrdBand (the entries
-// outside the band of the lower triangle are not zeroed; the upper triangle is stale), and
-// z := z * Q1. `blocks` holds sytrd_band_blocks_bytes(n).
+// Stage 1 alone: a (full, lda) becomes a band matrix of bandwidth kSytrdBand, held in its upper
+// triangle (the entries outside the band are not zeroed; the lower triangle is stale), and
+// z := z * Q1. `blocks` holds sytrd_band_blocks_bytes(n). Work is queued on `stream` and on a
+// second stream of its own that `stream` waits for.
 size_t sytrd_band_blocks_bytes(int64_t n);
 Status sytrd_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z,
                      int64_t ldz, double *blocks);

@@ -15,6 +15,15 @@
 // (a column strip at a time) and then to its columns (a row strip at a time) as a 64 x 64 by
 // 64 x 64 product on the FP64 tensor cores. z := z M^T is the same column pass over z's rows.
 //
+// Look-ahead: the panel kernels run on a second, high-priority stream, one panel ahead of the
+// trailing update. Panel p+1 needs only rows r0 .. r0+B-1 of the updated matrix, so the update
+// of panel p does those rows first (all of the left side, then the right side on those rows)
+// and lets panel p+1 be factored while it does the rest. For that the panel kernels read and
+// write the panel transposed, in the upper triangle (rows c0 .. c0+B-1, columns r0 ..), where
+// the rest of panel p's update never writes; the lower triangle left of the trailing matrix is
+// stale from then on, and the band is the upper one. z's update runs on a third stream; the
+// blocks of kBlockSets consecutive panels are kept, so that the updates can run behind.
+//
 // Cost: the blocks are dense, so the two passes take about 16/3 n^3 flops in all, four times a
 // Householder band reduction; in exchange every flop is a tensor-core product and there are no
 // matrix-vector products (one-stage DSYTRD spends half its 4/3 n^3 in DSYMV at memory speed).
@@ -23,6 +32,7 @@
 #include <algorithm>
 
 #include "context.hpp"
+#include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
 
@@ -36,6 +46,12 @@ constexpr int kStrip = 64;   // columns (left pass) or rows (right pass) of one 
 constexpr int kLdx = H + 4;  // padded leading dimension of the shared strip
 
 constexpr int kColThreads = B + H;  // panel kernels: a thread per column of [X | G]
+constexpr int kMaxLevels = 64;      // levels of a panel's tree: 1 + log2(tiles)
+
+// Entry (row, c0 + col) of the panel, which is kept transposed in the upper triangle.
+__device__ inline double &panel_at(double *a, int64_t lda, int64_t c0, int64_t row, int col) {
+  return a[(c0 + col) + row * lda];
+}
 
 // Warp 0: the chain of rotations on rows (k-1, k), k = hi-1 down to lo+1, that zeroes col[lo+1 ..
 // hi-1] into col[lo] (rot[k] = (c, s); the identity for every other k), and *top = the new
@@ -112,9 +128,11 @@ __global__ void __launch_bounds__(kColThreads)
   const int64_t st = c0 + B + int64_t(blockIdx.x) * H;
   const int rt = static_cast<int>(std::min<int64_t>(H, n - st));
   double v[H];
+  {
+    const double *p = &panel_at(a, lda, c0, st, t < B ? t : 0);
 #pragma unroll
-  for (int i = 0; i < H; ++i)
-    v[i] = t < B ? (i < rt ? a[(st + i) + (c0 + t) * lda] : 0.0) : (i == t - B ? 1.0 : 0.0);
+    for (int i = 0; i < H; ++i, p += lda) v[i] = t < B ? (i < rt ? *p : 0.0) : (i == t - B ? 1.0 : 0.0);
+  }
   const int nj = rt - 1 < B ? rt - 1 : B;
   for (int j = 0; j < nj; ++j) {
     if (t == j) {
@@ -127,10 +145,7 @@ __global__ void __launch_bounds__(kColThreads)
 #pragma unroll
     for (int k = H - 1; k >= 1; --k) {
       if (k <= j) break;  // the same for every thread: the chain starts at row j
-      const double2 g = rot[k];
-      const double x = v[k - 1], y = v[k];
-      v[k - 1] = g.x * x + g.y * y;
-      v[k] = g.x * y - g.y * x;
+      rotate_carry_y(rot[k], v[k - 1], v[k]);
     }
     if (t == j) {  // exactly what the chain was made to produce
 #pragma unroll
@@ -139,9 +154,10 @@ __global__ void __launch_bounds__(kColThreads)
     }
   }
   if (t < B) {
+    double *p = &panel_at(a, lda, c0, st, t);  // walked down the panel: no address per entry
 #pragma unroll
-    for (int i = 0; i < H; ++i)
-      if (i < rt) a[(st + i) + (c0 + t) * lda] = v[i];
+    for (int i = 0; i < H; ++i, p += lda)
+      if (i < rt) *p = v[i];
   } else {
     double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
 #pragma unroll
@@ -162,51 +178,56 @@ __global__ void __launch_bounds__(kColThreads)
   const int64_t first = c0 + B + 2 * step * H * int64_t(blockIdx.x);
   const int64_t second = first + step * H;
   const int k = static_cast<int>(std::min<int64_t>(B, n - second));
-  double v[H];
+  // vt: rows 0..B-1 (the first triangle), vb: rows B..B+k-1 (the second). Step j works on row j
+  // of vt, which is kept in vt[0]: vt is rotated left by one after each step (and is back in
+  // order after the last), so that the loop over j need not be unrolled to index registers.
+  double vt[B], vb[B];
 #pragma unroll
-  for (int i = 0; i < H; ++i) {
-    if (t < B)
-      v[i] = i < B ? a[(first + i) + (c0 + t) * lda]
-                   : (i - B < k ? a[(second + i - B) + (c0 + t) * lda] : 0.0);
-    else
-      v[i] = i == t - B ? 1.0 : 0.0;
+  for (int i = 0; i < B; ++i) {
+    vt[i] = t < B ? panel_at(a, lda, c0, first + i, t) : (i == t - B ? 1.0 : 0.0);
+    vb[i] = t < B ? (i < k ? panel_at(a, lda, c0, second + i, t) : 0.0) : (B + i == t - B ? 1.0 : 0.0);
   }
-  // Unrolled over j, so that v[j] is a register.
-#pragma unroll
   for (int j = 0; j < B; ++j) {
     const int m = j + 1 < k ? j + 1 : k;
     if (t == j) {
+      col[j] = vt[0];
 #pragma unroll
-      for (int i = 0; i < H; ++i) col[i] = v[i];
+      for (int r = 0; r < B; ++r) col[B + r] = vb[r];
     }
     __syncthreads();
     if (t < 32) make_fan(col, j, m, rot, &top);
     __syncthreads();
+    // In groups of 8 (rot[r] is the identity for r >= m), so that a group's loads go together.
 #pragma unroll
-    for (int r = 0; r <= j; ++r) {
-      if (r >= m) break;
-      const double2 g = rot[r];
-      const double x = v[j], y = v[B + r];
-      v[j] = g.x * x + g.y * y;
-      v[B + r] = g.x * y - g.y * x;
-    }
-    if (t == j) {
-      v[j] = top;
+    for (int rb = 0; rb < B / 8; ++rb) {
+      if (8 * rb >= m) break;
 #pragma unroll
-      for (int r = 0; r <= j; ++r)
-        if (r < m) v[B + r] = 0.0;
+      for (int r = 8 * rb; r < 8 * rb + 8; ++r) rotate_carry_x(rot[r], vt[0], vb[r]);
     }
+    if (t == j) {  // exactly what the fan was made to produce
+      vt[0] = top;
+#pragma unroll
+      for (int r = 0; r < B; ++r)
+        if (r < m) vb[r] = 0.0;
+    }
+    const double done = vt[0];
+#pragma unroll
+    for (int i = 0; i < B - 1; ++i) vt[i] = vt[i + 1];
+    vt[B - 1] = done;
   }
   if (t < B) {
 #pragma unroll
-    for (int i = 0; i < H; ++i) {
-      if (i < B) a[(first + i) + (c0 + t) * lda] = v[i];
-      else if (i - B < k) a[(second + i - B) + (c0 + t) * lda] = v[i];
+    for (int i = 0; i < B; ++i) {
+      panel_at(a, lda, c0, first + i, t) = vt[i];
+      if (i < k) panel_at(a, lda, c0, second + i, t) = vb[i];
     }
   } else {
     double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
 #pragma unroll
-    for (int i = 0; i < H; ++i) out[i] = v[i];
+    for (int i = 0; i < B; ++i) {
+      out[i] = vt[i];
+      out[B + i] = vb[i];
+    }
   }
 }
 
@@ -330,44 +351,116 @@ Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Lev
   return check_launch("sytrd apply_level_kernel");
 }
 
+// One panel's blocks: level 0 has P, the merge levels P - 1 together.
+int64_t panel_blocks(int64_t n) { return std::max<int64_t>(1, 2 * tiles_of(n)); }
+
+// Panels whose blocks are live at once: the panel being factored, the one whose trailing update
+// is running, and those whose z update still runs behind them.
+constexpr int kBlockSets = 4;
+
+// The streams and events of the look-ahead, released on every return.
+struct LookAhead {
+  cudaStream_t fs = nullptr, zs = nullptr;  // factor; z update
+  cudaEvent_t start = nullptr, strip = nullptr, fdone = nullptr, zdone = nullptr;
+  cudaEvent_t level[kMaxLevels] = {}, zset[kBlockSets] = {};
+  Status init(bool wantz) {
+    int least = 0, greatest = 0;
+    Status s = check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                     "cudaDeviceGetStreamPriorityRange");
+    // The panel kernels are a chain of small latency-bound launches: at the highest priority
+    // their blocks take the first SM slots the updates' blocks free. z's update is filler.
+    if (s) s = check(cudaStreamCreateWithPriority(&fs, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+    if (s && wantz)
+      s = check(cudaStreamCreateWithPriority(&zs, cudaStreamNonBlocking, least), "cudaStreamCreate");
+    for (cudaEvent_t *e : {&start, &strip, &fdone, &zdone})
+      if (s) s = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+    for (cudaEvent_t &e : level)
+      if (s) s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    for (cudaEvent_t &e : zset)
+      if (s) s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    return s;
+  }
+  ~LookAhead() {
+    for (cudaEvent_t e : level)
+      if (e) cudaEventDestroy(e);
+    for (cudaEvent_t e : zset)
+      if (e) cudaEventDestroy(e);
+    for (cudaEvent_t e : {start, strip, fdone, zdone})
+      if (e) cudaEventDestroy(e);
+    if (fs) cudaStreamDestroy(fs);
+    if (zs) cudaStreamDestroy(zs);
+  }
+};
+
+Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to) {
+  Status s = check(cudaEventRecord(e, from), "cudaEventRecord");
+  return s ? check(cudaStreamWaitEvent(to, e), "cudaStreamWaitEvent") : s;
+}
+
 }  // namespace
 
 size_t sytrd_band_blocks_bytes(int64_t n) {
-  // Level 0 has P blocks, the merge levels P - 1 together.
-  return static_cast<size_t>(std::max<int64_t>(1, 2 * tiles_of(n))) * H * H * sizeof(double);
+  return static_cast<size_t>(kBlockSets * panel_blocks(n)) * H * H * sizeof(double);
 }
 
 Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
                      double *blocks) {
-  Level levels[64];
-  for (int64_t c0 = 0; n - (c0 + B) >= 2; c0 += B) {
+  if (n - B < 2) return Status::success();
+  LookAhead la;
+  Status s = la.init(z != nullptr);
+  if (s) s = record_wait(la.start, st, la.fs);
+  if (s && z) s = check(cudaStreamWaitEvent(la.zs, la.start), "cudaStreamWaitEvent");
+  if (!s) return s;
+  Level levels[kMaxLevels];
+  for (int64_t c0 = 0, p = 0; n - (c0 + B) >= 2; c0 += B, ++p) {
     const int64_t r0 = c0 + B;
     const int64_t P = (n - r0 + H - 1) / H;
     int nl = 0;
-    double *next = blocks;
-    tile_qr_kernel<<<static_cast<unsigned>(P), kColThreads, 0, st>>>(a, lda, n, c0, next);
-    Status s = check_launch("sytrd tile_qr_kernel");
-    if (!s) return s;
+    const int set = static_cast<int>(p % kBlockSets);
+    double *next = blocks + set * panel_blocks(n) * H * H;
+    // Factor (stream fs): the tile level, then the merge levels; an event after each. The
+    // blocks go where panel p - kBlockSets's were: its z update must be done with them (its A
+    // update is, since fs waited for panel p-1's).
+    if (z && p >= kBlockSets &&
+        !(s = check(cudaStreamWaitEvent(la.fs, la.zset[set]), "cudaStreamWaitEvent")))
+      return s;
+    tile_qr_kernel<<<static_cast<unsigned>(P), kColThreads, 0, la.fs>>>(a, lda, n, c0, next);
+    if (!(s = check_launch("sytrd tile_qr_kernel"))) return s;
     levels[nl++] = {r0, H, 0, H, 0, P, next};
     next += P * H * H;
     for (int64_t step = 1; step < P; step *= 2) {
+      if (!(s = check(cudaEventRecord(la.level[nl - 1], la.fs), "cudaEventRecord"))) return s;
       const int64_t pairs = (P - step - 1) / (2 * step) + 1;
-      pair_qr_kernel<<<static_cast<unsigned>(pairs), kColThreads, 0, st>>>(a, lda, n, c0, step,
-                                                                            next);
+      pair_qr_kernel<<<static_cast<unsigned>(pairs), kColThreads, 0, la.fs>>>(a, lda, n, c0, step,
+                                                                                next);
       if (!(s = check_launch("sytrd pair_qr_kernel"))) return s;
       levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, next};
       next += pairs * H * H;
     }
-    // A := M A M^T on the trailing rows and columns (the panel itself was written above), then
-    // z := z M^T.
-    for (int l = 0; l < nl; ++l)
-      if (!(s = apply_level<false>(st, a, lda, n, levels[l], r0, n))) return s;
+    if (!(s = check(cudaEventRecord(la.level[nl - 1], la.fs), "cudaEventRecord"))) return s;
+    // Update (stream st): A := M A M^T on the trailing rows and columns, each left level as soon
+    // as its blocks exist; the right side on the next panel's rows first, which lets fs go on.
+    const int64_t mid = std::min(n, r0 + B);
     for (int l = 0; l < nl; ++l) {
-      if (!(s = apply_level<true>(st, a, lda, n, levels[l], r0, n))) return s;
-      if (z && !(s = apply_level<true>(st, z, ldz, n, levels[l], 0, n))) return s;
+      if (!(s = check(cudaStreamWaitEvent(st, la.level[l]), "cudaStreamWaitEvent"))) return s;
+      if (!(s = apply_level<false>(st, a, lda, n, levels[l], r0, n))) return s;
+    }
+    for (int l = 0; l < nl; ++l)
+      if (!(s = apply_level<true>(st, a, lda, n, levels[l], r0, mid))) return s;
+    if (!(s = record_wait(la.strip, st, la.fs))) return s;
+    for (int l = 0; l < nl; ++l)
+      if (!(s = apply_level<true>(st, a, lda, n, levels[l], mid, n))) return s;
+    // z := z M^T (stream zs), independent of A: it fills what the other two leave idle.
+    if (z) {
+      if (!(s = check(cudaStreamWaitEvent(la.zs, la.level[nl - 1]), "cudaStreamWaitEvent"))) return s;
+      for (int l = 0; l < nl; ++l)
+        if (!(s = apply_level<true>(la.zs, z, ldz, n, levels[l], 0, n))) return s;
+      if (!(s = check(cudaEventRecord(la.zset[set], la.zs), "cudaEventRecord"))) return s;
     }
   }
-  return Status::success();
+  // st waited on every level fs made, but joins fs all the same; and z's stream.
+  if (!(s = record_wait(la.fdone, la.fs, st))) return s;
+  return z ? record_wait(la.zdone, la.zs, st) : s;
 }
 
 Status sytrd_take_tridiagonal(cudaStream_t st, int64_t n, const double *base, int64_t stride,

@@ -29,6 +29,7 @@
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
 
@@ -38,12 +39,15 @@ namespace {
 constexpr int KD = kSytrdBand;
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kApplyGroup = 32;    // sweeps applied together to z
-constexpr int kApplyThreads = 64;  // rows of z per block
+constexpr int kApplyWarps = 4;     // groups of sweeps applied to z at once, one per warp
 constexpr int kLdab = 2 * KD + 1;  // band storage: diagonal, KD subdiagonals, KD rows for the bulge
 // Rotations of a chunk of sweeps are kept at most this large; bigger problems chase in chunks.
 constexpr size_t kRotBudget = size_t(1280) << 20;
 // A pipeline wait longer than this means a bug: the kernel gives up and reports it.
 constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
+// Each sweep's progress counter has a 128-byte line of its own: the warps that spin on one do
+// not queue behind the writes to its neighbours.
+constexpr int kFlagStride = 32;
 
 int64_t sweeps_of(int64_t n) { return std::max<int64_t>(0, n - 2); }
 int64_t rot_ld(int64_t n) { return n + KD + kApplyGroup; }
@@ -62,7 +66,7 @@ __device__ inline int windows_of(int64_t n, int64_t s) { return static_cast<int>
 struct Chase {
   double *ab;  // band, lower, leading dimension kLdab: A(i, j) = ab[(i - j) + j * kLdab]
   int64_t n, s_begin, s_end;
-  int *progress;   // windows finished, per sweep (all sweeps)
+  int *progress;   // windows finished, per sweep (all sweeps), kFlagStride apart
   double2 *rot;    // (c, s) of sweeps [s_begin, s_end): rot[(s - s_begin) * ldrot + row], or null
   int64_t ldrot;
   int *failed;
@@ -114,10 +118,7 @@ __device__ inline void publish_chain(double2 *chain, double c, double s) {
 __device__ inline void apply_chain(double (&v)[KD], const double2 *chain) {
 #pragma unroll
   for (int k = KD - 1; k >= 1; --k) {
-    const double2 g = chain[k];
-    const double x = v[k - 1], y = v[k];
-    v[k - 1] = g.x * x + g.y * y;
-    v[k] = g.x * y - g.y * x;
+    rotate_carry_y(chain[k], v[k - 1], v[k]);
   }
 }
 
@@ -126,15 +127,19 @@ __device__ void record(const Chase &p, int64_t s, int64_t st, int len, double c,
     p.rot[(s - p.s_begin) * p.ldrot + st + threadIdx.x] = make_double2(c, sn);
 }
 
-// Lane 0 waits until *flag >= need; false (and *failed set) on a timeout or another warp's failure.
-__device__ bool wait_for(const Chase &p, int *flag, int need) {
+// Lane 0 (lane % 32 == 0) of the calling warp spins until flag.load(acquire) >= need; the other
+// lanes' accesses after the call are ordered after that acquire. False, and *failed set, after
+// kWaitLimitNs; false as well once another warp has set *failed.
+template <class Flag, class T>
+__device__ bool warp_wait(Flag &flag, T need, int *failed) {
   int ok = 1;
-  if (threadIdx.x == 0) {
-    cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag), bad(*p.failed);
+  if (threadIdx.x % 32 == 0) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> bad(*failed);
     unsigned long long t0 = 0, t = 0;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    while (f.load(cuda::memory_order_acquire) < need) {
-      if (bad.load(cuda::memory_order_relaxed)) {
+    for (unsigned spins = 0; flag.load(cuda::memory_order_acquire) < need; ++spins) {
+      // Another warp's failure is looked for now and then: it costs a load the flag's does not.
+      if (spins % 16 == 15 && bad.load(cuda::memory_order_relaxed)) {
         ok = 0;
         break;
       }
@@ -144,10 +149,17 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
         ok = 0;
         break;
       }
-      __nanosleep(20);
+      // A wait sits on the critical path of the pipeline (a sweep follows its predecessor
+      // window by window): spin without sleeping first, then back off.
+      if (spins >= 256) __nanosleep(64);
     }
   }
   return __shfl_sync(kFull, ok, 0) != 0;
+}
+
+__device__ bool wait_for(const Chase &p, int *flag, int need) {
+  cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+  return warp_wait(f, need, p.failed);
 }
 
 __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
@@ -160,9 +172,21 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
     const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
     int cur = 0;
     for (int w = 0; w < nw; ++w) {
-      if (s > 0 && !wait_for(p, p.progress + (s - 1), min(w + 2, prev_nw))) return;
+      if (s > 0 && !wait_for(p, p.progress + (s - 1) * kFlagStride, min(w + 2, prev_nw))) return;
       const int64_t st = s + 1 + int64_t(w) * KD, ed = min(st + KD - 1, p.n - 1);
       const int len = static_cast<int>(ed - st + 1);
+      // The diagonal block (its lower triangle) and the block below it (rows j1 .. j1+len2-1,
+      // columns st .. ed): all loads are unrolled into registers and issued at once, so that the
+      // window waits on memory once.
+      const int64_t j1 = ed + 1;
+      const int len2 = j1 <= p.n - 1 ? static_cast<int>(min(ed + KD, p.n - 1) - j1 + 1) : 0;
+      double below[KD];
+#pragma unroll
+      for (int j = 0; j < KD; ++j)
+        v[j] = j < len && lane >= j && lane < len ? __ldcg(&band(p, st + lane, st + j)) : 0.0;
+#pragma unroll
+      for (int j = 0; j < KD; ++j)
+        below[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
       if (w == 0) {
         const double x = lane < len ? __ldcg(&band(p, st + lane, s)) : 0.0;
         double c, sn, r0;
@@ -171,11 +195,7 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
         record(p, s, st, len, c, sn);
         publish_chain(chain[cur], c, sn);
       }
-      // Both sides of the diagonal block (held whole in M, stored as its lower triangle). The
-      // loads are unrolled into registers first, so that all of them are in flight at once.
-#pragma unroll
-      for (int j = 0; j < KD; ++j)
-        v[j] = j < len && lane >= j && lane < len ? __ldcg(&band(p, st + lane, st + j)) : 0.0;
+      // Both sides of the diagonal block (held whole in M, stored as its lower triangle).
 #pragma unroll
       for (int j = 0; j < KD; ++j) {  // entry (a, b) has one writer: lane max(a, b)
         if (j <= lane) M[lane][j] = v[j];
@@ -197,17 +217,11 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
       for (int j = 0; j < len; ++j)
         if (lane >= j && lane < len) __stcg(&band(p, st + lane, st + j), M[lane][j]);
 
-      const int64_t j1 = ed + 1;
-      if (j1 <= p.n - 1) {
-        // The block below: rows j1 .. j1+len2-1, columns st .. ed.
-        const int len2 = static_cast<int>((ed + KD < p.n - 1 ? ed + KD : p.n - 1) - j1 + 1);
+      if (len2 > 0) {
         __syncwarp();
+        apply_chain(below, chain[cur]);  // from the right: row by row
 #pragma unroll
-        for (int j = 0; j < KD; ++j)
-          v[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
-        apply_chain(v, chain[cur]);  // from the right: row by row
-#pragma unroll
-        for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
+        for (int j = 0; j < KD; ++j) M[lane][j] = below[j];
         __syncwarp();
         double c2, s2, r0;
         make_chain(lane < len2 ? M[lane][0] : 0.0, len2, c2, s2, r0);
@@ -231,18 +245,18 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
       __syncwarp();
       __threadfence();
       if (lane == 0)
-        cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s]).store(
+        cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s * kFlagStride]).store(
             w + 1, cuda::memory_order_release);
     }
   }
 }
 
-// Lower band of the full matrix a (after stage 1), with the bulge rows zeroed.
+// Lower band storage of the band stage 1 left in a's upper triangle, with the bulge rows zeroed.
 __global__ void to_band_kernel(const double *a, int64_t lda, int64_t n, double *ab) {
   for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * kLdab;
        idx += int64_t(gridDim.x) * blockDim.x) {
     const int64_t j = idx / kLdab, d = idx % kLdab;
-    ab[idx] = d <= KD && j + d < n ? a[(j + d) + j * lda] : 0.0;
+    ab[idx] = d <= KD && j + d < n ? a[j + (j + d) * lda] : 0.0;
   }
 }
 
@@ -252,54 +266,92 @@ __global__ void identity_rotations_kernel(double2 *rot, int64_t count) {
     rot[i] = make_double2(1.0, 0.0);
 }
 
-// z := z G^T for every rotation of sweeps [s_begin, s_end), one row of z per thread. For a group
+// z := z G^T for every rotation of sweeps [s_begin, s_end), one row of z per lane. For a group
 // of KG sweeps s0.., window t's rotations of all of them (window t of sweep s0+o covers columns
 // base+o .. base+o+KD-1, base = s0+1+t*KD) commute with windows t+1.. of the later sweeps, so the
 // windows are walked from the last to the first and the row's KD+KG-1 columns stay in registers.
+//
+// A row has too few groups' worth of parallelism on its own (n rows are a few hundred warps), so
+// the kApplyWarps warps of a block take consecutive groups of the same 32 rows, pipelined: group
+// g's window at base b shares columns with group g-1's windows at b-KD, b and b+KD, and may run
+// once g-1 (walking down too) has done the one at b-KD, which it then has stored. Each warp
+// publishes a ticket (group * kTicket + windows done) after its stores. The
+// waits cannot cycle (a group waits only on the one before it); they are capped all the same.
+constexpr long long kTicket = 1ll << 40;
+
 template <int KG>
-__global__ void __launch_bounds__(kApplyThreads)
+__global__ void __launch_bounds__(32 * kApplyWarps)
     apply_chains_kernel(double *z, int64_t ldz, int64_t n, const double2 *rot, int64_t ldrot,
-                        int64_t s_begin, int64_t s_end) {
+                        int64_t s_begin, int64_t s_end, long long *tickets, int *failed) {
   constexpr int kW = KD + KG - 1;
-  __shared__ double2 rs[KG][KD];
-  const int64_t row = blockIdx.x * int64_t(kApplyThreads) + threadIdx.x;
+  extern __shared__ double2 rs_all[];  // [kApplyWarps][KG][KD]: each warp's window rotations
+  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
+  double2(*rs)[KD] = reinterpret_cast<double2(*)[KD]>(rs_all + wid * KG * KD);
+  // The block's tickets, in global memory (spinning on shared memory would be a hazard to
+  // racecheck, which cannot see the acquire/release pairing).
+  long long *ticket = tickets + int64_t(blockIdx.x) * kApplyWarps;
+  cuda::atomic_ref<long long, cuda::thread_scope_block> mine(ticket[wid]),
+      prev(ticket[(wid + kApplyWarps - 1) % kApplyWarps]);
+  const int64_t row = blockIdx.x * int64_t(32) + lane;
   const bool live = row < n;
+  if (lane == 0) mine.store(-1, cuda::memory_order_relaxed);
+  __syncthreads();
+  const int64_t groups = (s_end - s_begin + KG - 1) / KG;
   double W[kW];
-  for (int64_t s0 = s_begin; s0 < s_end; s0 += KG) {
+  for (int64_t g = wid; g < groups; g += kApplyWarps) {
+    const int64_t s0 = s_begin + g * KG, sp = s0 - KG;
+    const int64_t ptop = sp + 1 + (n - 2 - sp) / KD * KD;  // group g-1's first window (g > 0)
+    // Waits until group g-1 has done its windows at bases >= b - KD (all of them, at most).
+    auto wait_prev = [&](int64_t b) {
+      if (g == 0 || b - KD > ptop) return true;
+      const int64_t lowest = std::max<int64_t>(b - KD, sp + 1);
+      const long long need = (g - 1) * kTicket + (ptop - lowest) / KD + 1;
+      return warp_wait(prev, need, failed);
+    };
+    auto publish = [&](long long done) {
+      __syncwarp();  // orders every lane's stores before lane 0's release
+      if (lane == 0) mine.store(g * kTicket + done, cuda::memory_order_release);
+    };
     int64_t base = s0 + 1 + (n - 2 - s0) / KD * KD;  // the last window with rows in the matrix
+    if (!wait_prev(base)) return;
 #pragma unroll
     for (int i = 0; i < kW; ++i) W[i] = live && base + i < n ? z[row + (base + i) * ldz] : 0.0;
-    for (;;) {
-      __syncthreads();
-      for (int idx = threadIdx.x; idx < KG * KD; idx += kApplyThreads) {
+    for (long long done = 1;; ++done) {
+      __syncwarp();
+      for (int idx = lane; idx < KG * KD; idx += 32) {
         const int o = idx / KD, k = idx % KD;
         rs[o][k] = s0 + o < s_end && k > 0 ? rot[(s0 + o - s_begin) * ldrot + base + o + k]
                                            : make_double2(1.0, 0.0);
       }
-      __syncthreads();
+      __syncwarp();
+      // Sweep o's rotation k (columns o+k-1, o+k) needs sweep o's k+1 and sweep o-1's k .. k+2
+      // before it, nothing else: in the order of step o + (KD-1-k) the rotations of a step are
+      // independent, so that up to KG chains' running values are in flight at once instead of
+      // one chain's waiting on each FMA.
 #pragma unroll
-      for (int o = 0; o < KG; ++o) {
+      for (int step = 0; step < KD + KG - 2; ++step) {
 #pragma unroll
-        for (int k = KD - 1; k >= 1; --k) {
-          const double2 r = rs[o][k];
-          const double x = W[o + k - 1], y = W[o + k];
-          W[o + k - 1] = r.x * x + r.y * y;
-          W[o + k] = r.x * y - r.y * x;
+        for (int o = 0; o < KG; ++o) {
+          const int k = KD - 1 - (step - o);
+          if (k >= 1 && k <= KD - 1) rotate_carry_y(rs[o][k], W[o + k - 1], W[o + k]);
         }
       }
       if (base == s0 + 1) {
 #pragma unroll
         for (int i = 0; i < kW; ++i)
           if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
+        publish(done);
         break;
       }
       // Columns base+KG-1 .. are done for this group; slide the window KD columns left.
 #pragma unroll
       for (int i = KG - 1; i < kW; ++i)
         if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
+      publish(done);
 #pragma unroll
       for (int i = KG - 2; i >= 0; --i) W[KD + i] = W[i];
       base -= KD;
+      if (!wait_prev(base)) return;
 #pragma unroll
       for (int i = 0; i < KD; ++i) W[i] = live ? z[row + (base + i) * ldz] : 0.0;
     }
@@ -319,8 +371,11 @@ Status chase(cudaStream_t st, const Chase &args) {
               "occupancy");
   if (!s) return s;
   // Every warp of the grid must be resident (a warp waits on the sweep before it): a cooperative
-  // launch guarantees it or fails. About n/(2 KD) sweeps can advance at once.
-  const int64_t useful = std::max<int64_t>(4 * sms, args.n / KD);
+  // launch guarantees it or fails. A sweep lasts its windows, about (n - s)/KD of them, and the
+  // next starts two windows after it: about n/(2 KD) sweeps are in flight, and a warp per sweep
+  // more would only spin. Twice that keeps the pipeline from waiting on a warp still busy with
+  // its previous sweep.
+  const int64_t useful = std::max<int64_t>(32, args.n / KD);
   const int64_t grid = std::min<int64_t>({args.s_end - args.s_begin, int64_t(per_sm) * sms, useful});
   Chase a = args;
   void *params[] = {&a};
@@ -330,6 +385,7 @@ Status chase(cudaStream_t st, const Chase &args) {
 }
 
 size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
+size_t tickets_bytes(int64_t n) { return size_t((n + 31) / 32) * kApplyWarps * sizeof(long long); }
 
 }  // namespace
 
@@ -340,8 +396,9 @@ SytrdMethod sytrd_method() {
 
 size_t sytrd_two_stage_bytes(int64_t n, bool wantz) {
   size_t b = align_up(sytrd_band_blocks_bytes(n)) + align_up(size_t(kLdab) * n * sizeof(double)) +
-             align_up((sweeps_of(n) + 1) * sizeof(int)) + align_up(sizeof(int));
-  if (wantz) b += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2));
+             align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int)) + align_up(sizeof(int));
+  if (wantz)
+    b += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2)) + align_up(tickets_bytes(n));
   return b;
 }
 
@@ -353,16 +410,21 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
   double *ab = reinterpret_cast<double *>(w);
   w += align_up(size_t(kLdab) * n * sizeof(double));
   int *progress = reinterpret_cast<int *>(w);
-  w += align_up((sweeps_of(n) + 1) * sizeof(int));
+  w += align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int));
   int *failed = reinterpret_cast<int *>(w);
   w += align_up(sizeof(int));
   double2 *rot = z ? reinterpret_cast<double2 *>(w) : nullptr;
+  long long *tickets = nullptr;
+  if (z) {
+    w += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2));
+    tickets = reinterpret_cast<long long *>(w);
+  }
 
   Status s = sytrd_to_band(st, n, a, lda, z, ldz, blocks);
   if (!s) return s;
   to_band_kernel<<<grid_for(n * kLdab, 256), 256, 0, st>>>(a, lda, n, ab);
   if (!(s = check_launch("sytrd to_band_kernel"))) return s;
-  if (!(s = check(cudaMemsetAsync(progress, 0, (sweeps_of(n) + 1) * sizeof(int), st),
+  if (!(s = check(cudaMemsetAsync(progress, 0, (sweeps_of(n) + 1) * kFlagStride * sizeof(int), st),
                   "cudaMemsetAsync")) ||
       !(s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync")))
     return s;
@@ -376,9 +438,14 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
     }
     if (!(s = chase(st, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}))) return s;
     if (rot) {
+      constexpr size_t smem = size_t(kApplyWarps) * kApplyGroup * KD * sizeof(double2);
+      if (!(s = check(cudaFuncSetAttribute(apply_chains_kernel<kApplyGroup>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                      "cudaFuncSetAttribute")))
+        return s;
       apply_chains_kernel<kApplyGroup>
-          <<<static_cast<unsigned>((n + kApplyThreads - 1) / kApplyThreads), kApplyThreads, 0, st>>>(
-              z, ldz, n, rot, ldrot, s0, s1);
+          <<<static_cast<unsigned>((n + 31) / 32), 32 * kApplyWarps, smem, st>>>(
+              z, ldz, n, rot, ldrot, s0, s1, tickets, failed);
       if (!(s = check_launch("sytrd apply_chains_kernel"))) return s;
     }
   }

@@ -17,11 +17,11 @@ namespace {
 // a tie at 4096 (0.065-0.074 vs 0.069 ms). stebz (all eigenvalues): GPU faster from n = 32 on (0.048 vs
 // 0.255 ms), slower at 16 (0.048 vs 0.040 ms). getrf (square): GPU faster at every size swept,
 // from 128 (0.41 vs 0.58 ms) to 2048 (11.3 vs 19.0 ms); smaller sizes were not swept and stay
-// on the CPU. sytrd (values only, two-stage Givens method): GPU faster from n = 2048 on (90.0 vs
-// 96.4 ms), slower at 1536 (64.7 vs 50.1 ms). Routines without a GPU method keep "never".
+// on the CPU. sytrd (values only, two-stage Givens method): GPU faster from n = 1024 on (23.2 vs
+// 27.3 ms), slower at 768 (16.6 vs 14.3 ms). Routines without a GPU method keep "never".
 constexpr int64_t kNever = INT64_MAX;
 const RoutineInfo kRoutines[] = {
-    {"sytrd", true, 2048, "n"},
+    {"sytrd", true, 1024, "n"},
     {"stebz", true, 32, "n"},
     {"gtsv", true, 16384, "n"},
     {"getrf", true, 128, "min(m,n)"},
