@@ -122,6 +122,19 @@ __device__ inline void apply_chain(double (&v)[KD], const double2 *chain) {
   }
 }
 
+// The window block M (KD x KD in shared memory) := chain * M, lane = column (kRows false), or
+// M := M * chain^T, lane = row (kRows true): each lane takes its column or row into registers.
+template <bool kRows>
+__device__ inline void apply_chain_to(double (&M)[KD][KD + 1], const double2 *chain) {
+  const int lane = threadIdx.x;
+  double v[KD];
+#pragma unroll
+  for (int i = 0; i < KD; ++i) v[i] = kRows ? M[lane][i] : M[i][lane];
+  apply_chain(v, chain);
+#pragma unroll
+  for (int i = 0; i < KD; ++i) (kRows ? M[lane][i] : M[i][lane]) = v[i];
+}
+
 __device__ void record(const Chase &p, int64_t s, int64_t st, int len, double c, double sn) {
   if (p.rot && threadIdx.x >= 1 && threadIdx.x < len)
     p.rot[(s - p.s_begin) * p.ldrot + st + threadIdx.x] = make_double2(c, sn);
@@ -202,17 +215,9 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
         if (j < lane) M[j][lane] = v[j];
       }
       __syncwarp();
-#pragma unroll
-      for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
-      apply_chain(v, chain[cur]);
-#pragma unroll
-      for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
+      apply_chain_to<false>(M, chain[cur]);
       __syncwarp();
-#pragma unroll
-      for (int j = 0; j < KD; ++j) v[j] = M[lane][j];
-      apply_chain(v, chain[cur]);
-#pragma unroll
-      for (int j = 0; j < KD; ++j) M[lane][j] = v[j];
+      apply_chain_to<true>(M, chain[cur]);
       __syncwarp();
       for (int j = 0; j < len; ++j)
         if (lane >= j && lane < len) __stcg(&band(p, st + lane, st + j), M[lane][j]);
@@ -232,11 +237,7 @@ __global__ void __launch_bounds__(32) chase_kernel(Chase p) {
 #pragma unroll
           for (int i = 0; i < KD; ++i) M[i][0] = i == 0 ? r0 : 0.0;
         } else {  // the rest from the left, column by column
-#pragma unroll
-          for (int i = 0; i < KD; ++i) v[i] = M[i][lane];
-          apply_chain(v, chain[cur]);
-#pragma unroll
-          for (int i = 0; i < KD; ++i) M[i][lane] = v[i];
+          apply_chain_to<false>(M, chain[cur]);
         }
         __syncwarp();
         for (int j = 0; j < len; ++j)
@@ -429,6 +430,11 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
       !(s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync")))
     return s;
   const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
+  constexpr size_t smem = size_t(kApplyWarps) * kApplyGroup * KD * sizeof(double2);
+  if (rot && !(s = check(cudaFuncSetAttribute(apply_chains_kernel<kApplyGroup>,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                         "cudaFuncSetAttribute")))
+    return s;
   for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += chunk) {
     const int64_t s1 = std::min(sweeps_of(n), s0 + chunk);
     if (rot) {
@@ -438,11 +444,6 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
     }
     if (!(s = chase(st, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}))) return s;
     if (rot) {
-      constexpr size_t smem = size_t(kApplyWarps) * kApplyGroup * KD * sizeof(double2);
-      if (!(s = check(cudaFuncSetAttribute(apply_chains_kernel<kApplyGroup>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
-                      "cudaFuncSetAttribute")))
-        return s;
       apply_chains_kernel<kApplyGroup>
           <<<static_cast<unsigned>((n + 31) / 32), 32 * kApplyWarps, smem, st>>>(
               z, ldz, n, rot, ldrot, s0, s1, tickets, failed);
