@@ -96,7 +96,8 @@ struct Problem {
     CUDA_OK(cudaMalloc(&e, n * sizeof(double)));
     CUDA_OK(cudaMalloc(&tau, n * sizeof(double)));
     CUDA_OK(cudaMalloc(&info, sizeof(int)));
-    CUDA_OK(cudaMalloc(&work, gpueig::gpu::sytrd_two_stage_bytes(n, wantz)));
+    CUDA_OK(cudaMalloc(&work, gpueig::gpu::sytrd_two_stage_bytes(
+                           n, wantz ? gpueig::gpu::SytrdZ::form : gpueig::gpu::SytrdZ::none)));
     fill_random(st, a0, int64_t(count), 1234 + n);
     symmetrize<<<4096, 256, 0, st>>>(a0, n);
     CUDA_OK(cudaGetLastError());
@@ -172,7 +173,8 @@ double ours_ms(const Gpu &g, const Problem &p, int reps, bool wantz, std::string
       },
       [&] {
         const gpueig::gpu::Status s = gpueig::gpu::sytrd_two_stage(
-            g.st, p.n, p.a, p.n, p.d, p.e, wantz ? p.z : nullptr, p.n, p.work);
+            g.st, p.n, p.a, p.n, p.d, p.e, wantz ? p.z : nullptr, p.n,
+            wantz ? gpueig::gpu::SytrdZ::form : gpueig::gpu::SytrdZ::none, p.work);
         if (!s) backend = "FAILED: " + s.reason;
       });
 }
@@ -200,7 +202,7 @@ void values_row(const Gpu &g, int64_t n, int reps) {
                     theirs, ratio, -1, 0});
   // Where the time goes: stage 1 (dense -> band) alone.
   const double stage1 = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
-    gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(p.work));
+    gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(p.work), false);
   });
   std::printf("  sytrd n=%lld vect N: %.2f ms (stage 1 %.2f ms), cuSOLVER dsytrd %.2f ms (x%.2f), "
               "eigenvalue ratio %.2f\n",

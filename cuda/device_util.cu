@@ -31,4 +31,9 @@ Status fetch_flag(cudaStream_t st, const int *flag, int *host) {
   return s ? check(cudaStreamSynchronize(st), "cudaStreamSynchronize") : s;
 }
 
+Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to) {
+  Status s = check(cudaEventRecord(e, from), "cudaEventRecord");
+  return s ? check(cudaStreamWaitEvent(to, e), "cudaStreamWaitEvent") : s;
+}
+
 }  // namespace gpueig::gpu

@@ -25,24 +25,34 @@ SytrdMethod sytrd_method();
 // Band width of the two-stage method's intermediate band matrix: a warp's lanes in stage 2.
 constexpr int kSytrdBand = 32;
 
+// What sytrd_two_stage does with z: nothing (z null), z := Q (z is the identity on entry: Q1 is
+// then formed from its right end, concurrently with the bulge chasing, where memory allows), or
+// z := z * Q (any z).
+enum class SytrdZ { none, form, update };
+
 // Device workspace of sytrd_two_stage (bytes).
-size_t sytrd_two_stage_bytes(int64_t n, bool wantz);
+size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode);
 
 // a: n x n (leading dimension lda), both triangles set, destroyed. d (n), e (n - 1) on the device.
-// z: n x n (ldz) or null. Everything is queued on `stream`. Returns device_error when a pipeline
-// wait of stage 2 timed out (it never should) or a launch failed.
+// z: n x n (ldz), null for SytrdZ::none. Everything is ordered on `stream` (side streams of its
+// own join it). Returns device_error when a pipeline wait of stage 2 timed out (it never should)
+// or a launch failed.
 Status sytrd_two_stage(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d,
-                       double *e, double *z, int64_t ldz, void *work);
+                       double *e, double *z, int64_t ldz, SytrdZ zmode, void *work);
 Status sytrd_tree(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d, double *e,
                   double *z, int64_t ldz);
 
 // Stage 1 alone: a (full, lda) becomes a band matrix of bandwidth kSytrdBand, held in its upper
 // triangle (the entries outside the band are not zeroed; the lower triangle is stale), and
-// z := z * Q1. `blocks` holds sytrd_band_blocks_bytes(n). Work is queued on `stream` and on a
-// second stream of its own that `stream` waits for.
-size_t sytrd_band_blocks_bytes(int64_t n);
+// z := z * Q1 when z is given. `blocks` holds sytrd_band_blocks_bytes(n, keep_all); with
+// keep_all (z must be null) every panel's rotation blocks are kept there for
+// sytrd_band_form_q1. Work is queued on `stream` and on streams of its own that `stream` waits for.
+size_t sytrd_band_blocks_bytes(int64_t n, bool keep_all);
 Status sytrd_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z,
-                     int64_t ldz, double *blocks);
+                     int64_t ldz, double *blocks, bool keep_all);
+// z (the identity on entry) := Q1, from the blocks sytrd_to_band kept (keep_all).
+Status sytrd_band_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz,
+                          const double *blocks);
 
 // d[i] = base[i * stride], e[i] = base[1 + i * stride]: the diagonal and subdiagonal of a full
 // matrix (stride lda + 1) or of lower band storage (stride ldab).

@@ -22,7 +22,9 @@
 // write the panel transposed, in the upper triangle (rows c0 .. c0+B-1, columns r0 ..), where
 // the rest of panel p's update never writes; the lower triangle left of the trailing matrix is
 // stale from then on, and the band is the upper one. z's update runs on a third stream; the
-// blocks of kBlockSets consecutive panels are kept, so that the updates can run behind.
+// blocks of kBlockSets consecutive panels are kept, so that the updates can run behind. When Q
+// is to be formed, all panels' blocks are kept instead (keep_all) and sytrd_band_form_q1 forms Q1
+// later from its right end, where each panel's pass shrinks to the trailing rows and columns.
 //
 // Cost: the blocks are dense, so the two passes take about 16/3 n^3 flops in all, four times a
 // Householder band reduction; in exchange every flop is a tensor-core product and there are no
@@ -30,8 +32,11 @@
 #include <mma.h>
 
 #include <algorithm>
+#include <type_traits>
+#include <vector>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
@@ -142,10 +147,19 @@ __global__ void __launch_bounds__(kColThreads)
     __syncthreads();
     if (t < 32) make_chain(col, j, rt, rot, &top);
     __syncthreads();
+    // In groups of 8 from the bottom, the group's rotations loaded before its FMAs so that the
+    // loads do not sit in the chain; a group is skipped once the chain (which starts at row j)
+    // is past it. rot[k] is the identity for k <= j, an exact no-op, so partial groups need no
+    // test per rotation and every register index stays static.
 #pragma unroll
-    for (int k = H - 1; k >= 1; --k) {
-      if (k <= j) break;  // the same for every thread: the chain starts at row j
-      rotate_carry_y(rot[k], v[k - 1], v[k]);
+    for (int kb = H / 8 - 1; kb >= 0; --kb) {
+      if (8 * kb + 7 <= j) break;  // the same for every thread
+      double2 g[8];
+#pragma unroll
+      for (int q = 0; q < 8; ++q) g[q] = rot[8 * kb + q];
+#pragma unroll
+      for (int q = 7; q >= 0; --q)
+        if (8 * kb + q >= 1) rotate_carry_y(g[q], v[8 * kb + q - 1], v[8 * kb + q]);
     }
     if (t == j) {  // exactly what the chain was made to produce
 #pragma unroll
@@ -266,15 +280,25 @@ __device__ inline void strip_entry(int idx, int &i, int &c) {
   }
 }
 
-template <bool kRight>
-__global__ void __launch_bounds__(kThreads)
+// kTrans: G^T instead of G (the left pass of Q1's backward accumulation, Z := M^T Z).
+template <bool kRight, bool kTrans>
+__global__ void __launch_bounds__(kThreads, 4)  // 4 blocks an SM: 64 registers
     apply_level_kernel(double *a, int64_t lda, int64_t n, Level L, int64_t lo, int64_t hi) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-  using namespace nvcuda;
-#endif
   __shared__ __align__(128) double X[kStrip * kLdx];  // X[c * kLdx + i]: strip entry c, index i
   const int64_t s0 = lo + int64_t(blockIdx.y) * kStrip;
   const int width = static_cast<int>(std::min<int64_t>(kStrip, hi - s0));
+  const double *G = L.blocks + int64_t(blockIdx.x) * H * H;  // 64 x 64, column-major
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  using namespace nvcuda;
+  // This warp's fragments of G (rows 8w .. 8w+7) are loaded first: their latency then overlaps
+  // the strip's instead of following it.
+  const int w = threadIdx.x / 32;
+  using Layout = std::conditional_t<kTrans, wmma::row_major, wmma::col_major>;  // G^T: row-major
+  wmma::fragment<wmma::matrix_a, 8, 8, 4, double, Layout> fa[H / 4];
+#pragma unroll
+  for (int kk = 0; kk < H / 4; ++kk)
+    wmma::load_matrix_sync(fa[kk], kTrans ? G + 8 * w * H + 4 * kk : G + 8 * w + 4 * kk * H, H);
+#endif
   for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
     int i, c;
     strip_entry<kRight>(idx, i, c);
@@ -284,22 +308,18 @@ __global__ void __launch_bounds__(kThreads)
     X[c * kLdx + i] = v;
   }
   __syncthreads();
-  const double *G = L.blocks + int64_t(blockIdx.x) * H * H;  // 64 x 64, column-major
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   // Y = G X on the FP64 tensor cores: warp w makes rows 8w..8w+7 of Y.
-  const int w = threadIdx.x / 32;
   wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kStrip / 8];
 #pragma unroll
   for (int ct = 0; ct < kStrip / 8; ++ct) wmma::fill_fragment(acc[ct], 0.0);
-#pragma unroll 4
+#pragma unroll
   for (int kk = 0; kk < H / 4; ++kk) {
-    wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
-    wmma::load_matrix_sync(fa, G + 8 * w + 4 * kk * H, H);
 #pragma unroll
     for (int ct = 0; ct < kStrip / 8; ++ct) {
       wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
       wmma::load_matrix_sync(fb, X + 4 * kk + 8 * ct * kLdx, kLdx);
-      wmma::mma_sync(acc[ct], fa, fb, acc[ct]);
+      wmma::mma_sync(acc[ct], fa[kk], fb, acc[ct]);
     }
   }
   __syncthreads();
@@ -314,7 +334,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int k = 0; k < H; ++k) {
     const double x = X[c * kLdx + k];
 #pragma unroll
-    for (int r = 0; r < kRows; ++r) acc[r] += G[(i0 + r) + k * H] * x;
+    for (int r = 0; r < kRows; ++r) acc[r] += (kTrans ? G[k + (i0 + r) * H] : G[(i0 + r) + k * H]) * x;
   }
   __syncthreads();
 #pragma unroll
@@ -342,17 +362,50 @@ __global__ void take_tridiagonal_kernel(int64_t n, const double *base, int64_t s
 
 int64_t tiles_of(int64_t n) { return n > B ? (n - B + H - 1) / H : 0; }
 
-template <bool kRight>
+template <bool kRight, bool kTrans = false>
 Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level &L, int64_t lo,
                    int64_t hi) {
   if (hi <= lo || L.count == 0) return Status::success();
   const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>((hi - lo + kStrip - 1) / kStrip));
-  apply_level_kernel<kRight><<<grid, kThreads, 0, st>>>(a, lda, n, L, lo, hi);
+  apply_level_kernel<kRight, kTrans><<<grid, kThreads, 0, st>>>(a, lda, n, L, lo, hi);
   return check_launch("sytrd apply_level_kernel");
 }
 
 // One panel's blocks: level 0 has P, the merge levels P - 1 together.
 int64_t panel_blocks(int64_t n) { return std::max<int64_t>(1, 2 * tiles_of(n)); }
+
+// The panels are c0 = 0, B, .. while n - (c0 + B) >= 2.
+int64_t panel_count(int64_t n) { return n - B < 2 ? 0 : (n - B - 2) / B + 1; }
+
+// The levels of the panel at c0, its blocks stored from `blocks` on in level order; returns the
+// number of levels. Level 0 holds the tiles; level l >= 1 the merges of step 2^(l-1).
+int panel_levels(int64_t n, int64_t c0, const double *blocks, Level *levels) {
+  const int64_t r0 = c0 + B, P = (n - r0 + H - 1) / H;
+  int nl = 0;
+  levels[nl++] = {r0, H, 0, H, 0, P, blocks};
+  blocks += P * H * H;
+  for (int64_t step = 1; step < P; step *= 2) {
+    const int64_t pairs = (P - step - 1) / (2 * step) + 1;
+    levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, blocks};
+    blocks += pairs * H * H;
+  }
+  return nl;
+}
+
+// Blocks of one panel: the sum over its levels.
+int64_t blocks_of(const Level *levels, int nl) {
+  int64_t c = 0;
+  for (int l = 0; l < nl; ++l) c += levels[l].count;
+  return c;
+}
+
+// Blocks of all panels together (kept for Q1's backward accumulation).
+int64_t all_panel_blocks(int64_t n) {
+  Level levels[kMaxLevels];
+  int64_t c = 0;
+  for (int64_t p = 0; p < panel_count(n); ++p) c += blocks_of(levels, panel_levels(n, p * B, nullptr, levels));
+  return c;
+}
 
 // Panels whose blocks are live at once: the panel being factored, the one whose trailing update
 // is running, and those whose z update still runs behind them.
@@ -392,52 +445,44 @@ struct LookAhead {
   }
 };
 
-Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to) {
-  Status s = check(cudaEventRecord(e, from), "cudaEventRecord");
-  return s ? check(cudaStreamWaitEvent(to, e), "cudaStreamWaitEvent") : s;
-}
-
 }  // namespace
 
-size_t sytrd_band_blocks_bytes(int64_t n) {
-  return static_cast<size_t>(kBlockSets * panel_blocks(n)) * H * H * sizeof(double);
+size_t sytrd_band_blocks_bytes(int64_t n, bool keep_all) {
+  const int64_t count = keep_all ? all_panel_blocks(n) : kBlockSets * panel_blocks(n);
+  return static_cast<size_t>(std::max<int64_t>(1, count)) * H * H * sizeof(double);
 }
 
 Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
-                     double *blocks) {
+                     double *blocks, bool keep_all) {
   if (n - B < 2) return Status::success();
+  if (keep_all && z) return Status::fail(Status::device_error, "sytrd_to_band: keep_all with z");
   LookAhead la;
   Status s = la.init(z != nullptr);
   if (s) s = record_wait(la.start, st, la.fs);
   if (s && z) s = check(cudaStreamWaitEvent(la.zs, la.start), "cudaStreamWaitEvent");
   if (!s) return s;
   Level levels[kMaxLevels];
-  for (int64_t c0 = 0, p = 0; n - (c0 + B) >= 2; c0 += B, ++p) {
-    const int64_t r0 = c0 + B;
-    const int64_t P = (n - r0 + H - 1) / H;
-    int nl = 0;
+  double *kept = blocks;  // keep_all: where the next panel's blocks go
+  for (int64_t p = 0; p < panel_count(n); ++p) {
+    const int64_t c0 = p * B, r0 = c0 + B;
     const int set = static_cast<int>(p % kBlockSets);
-    double *next = blocks + set * panel_blocks(n) * H * H;
-    // Factor (stream fs): the tile level, then the merge levels; an event after each. The
-    // blocks go where panel p - kBlockSets's were: its z update must be done with them (its A
-    // update is, since fs waited for panel p-1's).
+    double *mine = keep_all ? kept : blocks + set * panel_blocks(n) * H * H;
+    const int nl = panel_levels(n, c0, mine, levels);
+    kept += blocks_of(levels, nl) * H * H;
+    // Factor (stream fs): the tile level, then the merge levels; an event after each. Without
+    // keep_all the blocks go where panel p - kBlockSets's were: its z update must be done with
+    // them (its A update is, since fs waited for panel p-1's).
     if (z && p >= kBlockSets &&
         !(s = check(cudaStreamWaitEvent(la.fs, la.zset[set]), "cudaStreamWaitEvent")))
       return s;
-    tile_qr_kernel<<<static_cast<unsigned>(P), kColThreads, 0, la.fs>>>(a, lda, n, c0, next);
-    if (!(s = check_launch("sytrd tile_qr_kernel"))) return s;
-    levels[nl++] = {r0, H, 0, H, 0, P, next};
-    next += P * H * H;
-    for (int64_t step = 1; step < P; step *= 2) {
-      if (!(s = check(cudaEventRecord(la.level[nl - 1], la.fs), "cudaEventRecord"))) return s;
-      const int64_t pairs = (P - step - 1) / (2 * step) + 1;
-      pair_qr_kernel<<<static_cast<unsigned>(pairs), kColThreads, 0, la.fs>>>(a, lda, n, c0, step,
-                                                                                next);
-      if (!(s = check_launch("sytrd pair_qr_kernel"))) return s;
-      levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, next};
-      next += pairs * H * H;
+    for (int l = 0; l < nl; ++l) {
+      double *out = const_cast<double *>(levels[l].blocks);
+      const unsigned grid = static_cast<unsigned>(levels[l].count);
+      if (l == 0) tile_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, out);
+      else pair_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, int64_t(1) << (l - 1), out);
+      if (!(s = check_launch(l == 0 ? "sytrd tile_qr_kernel" : "sytrd pair_qr_kernel"))) return s;
+      if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
     }
-    if (!(s = check(cudaEventRecord(la.level[nl - 1], la.fs), "cudaEventRecord"))) return s;
     // Update (stream st): A := M A M^T on the trailing rows and columns, each left level as soon
     // as its blocks exist; the right side on the next panel's rows first, which lets fs go on.
     const int64_t mid = std::min(n, r0 + B);
@@ -461,6 +506,26 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
   // st waited on every level fs made, but joins fs all the same; and z's stream.
   if (!(s = record_wait(la.fdone, la.fs, st))) return s;
   return z ? record_wait(la.zdone, la.zs, st) : s;
+}
+
+Status sytrd_band_form_q1(cudaStream_t st, int64_t n, double *z, int64_t ldz, const double *blocks) {
+  // Q1 = M_0^T M_1^T .. M_last^T, formed from the right end: Z := M_p^T Z for p = last .. 0.
+  // Before panel p's turn Z is the identity outside rows and columns r0(p+1) .. n-1, so M_p^T
+  // (rows r0(p) ..) meets only columns r0(p) ..: the passes shrink with p, 2/3 of the flops of
+  // z := z M^T panel by panel (which touches all n rows every time).
+  const int64_t np = panel_count(n);
+  std::vector<const double *> first(np + 1, blocks);
+  Level levels[kMaxLevels];
+  for (int64_t p = 0; p < np; ++p)
+    first[p + 1] = first[p] + blocks_of(levels, panel_levels(n, p * B, first[p], levels)) * H * H;
+  for (int64_t p = np - 1; p >= 0; --p) {
+    const int nl = panel_levels(n, p * B, first[p], levels);
+    for (int l = nl - 1; l >= 0; --l) {
+      const Status s = apply_level<false, true>(st, z, ldz, n, levels[l], p * B + B, n);
+      if (!s) return s;
+    }
+  }
+  return Status::success();
 }
 
 Status sytrd_take_tridiagonal(cudaStream_t st, int64_t n, const double *base, int64_t stride,

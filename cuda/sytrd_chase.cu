@@ -17,11 +17,14 @@
 // A chain is generated in parallel: lane k computes its rotation from the suffix norms of the
 // column (a scaled warp scan), so generating costs a few shuffles instead of KD dependent hypots.
 //
-// With z, the rotations are recorded (rot[sweep][row]) and applied afterwards to z's rows:
-// z := z G_1^T G_2^T ... in an order that groups KG sweeps (kApplyGroup) and walks their windows
-// from the last to the first, so that a thread keeps KD + KG - 1 columns of its row in registers
-// while the rotations of KG sweeps pass over them.
+// With z, the rotations are recorded (rot[sweep][row]); afterwards each window's rotations of 32
+// sweeps are multiplied into a 64 x 64 block and z := z Q2 is applied as products of those blocks
+// on the FP64 tensor cores (see apply_window_blocks_kernel). When z is to become Q (SytrdZ::form),
+// stage 1 keeps its blocks and Q1 is formed from its right end on the caller's stream while the
+// chase runs on SMs of its own.
 #include <cuda/atomic>
+#include <cuda_pipeline.h>
+#include <mma.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -39,10 +42,10 @@ namespace {
 constexpr int KD = kSytrdBand;
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kApplyGroup = 32;    // sweeps applied together to z
-constexpr int kApplyWarps = 4;     // groups of sweeps applied to z at once, one per warp
 constexpr int kLdab = 2 * KD + 1;  // band storage: diagonal, KD subdiagonals, KD rows for the bulge
-// Rotations of a chunk of sweeps are kept at most this large; bigger problems chase in chunks.
-constexpr size_t kRotBudget = size_t(1280) << 20;
+// A chunk of sweeps' rotations and window blocks are kept at most this large; bigger problems
+// chase in chunks.
+constexpr size_t kRotBudget = size_t(2560) << 20;
 // A pipeline wait longer than this means a bug: the kernel gives up and reports it.
 constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
 // Each sweep's progress counter has a 128-byte line of its own: the warps that spin on one do
@@ -51,14 +54,17 @@ constexpr int kFlagStride = 32;
 
 int64_t sweeps_of(int64_t n) { return std::max<int64_t>(0, n - 2); }
 int64_t rot_ld(int64_t n) { return n + KD + kApplyGroup; }
+size_t rot_bytes(int64_t n, int64_t c);
+size_t window_bytes(int64_t n, int64_t c);
 int64_t chunk_sweeps(int64_t n) {
   // GPUEIG_SYTRD_CHUNK (sweeps) lets the tests cut small problems into chunks too.
   if (const char *v = std::getenv("GPUEIG_SYTRD_CHUNK"))
     if (std::atoll(v) > 0) return std::min<int64_t>(std::atoll(v), std::max<int64_t>(1, sweeps_of(n)));
-  const int64_t per = rot_ld(n) * int64_t(sizeof(double2));
-  int64_t c = static_cast<int64_t>(kRotBudget) / per;
-  c = std::max<int64_t>(kApplyGroup, c / kApplyGroup * kApplyGroup);
-  return std::min(c, std::max<int64_t>(1, sweeps_of(n)));
+  // The largest multiple of kApplyGroup sweeps within the budget (the first chunk is the
+  // largest: its windows reach furthest).
+  int64_t c = (sweeps_of(n) + kApplyGroup - 1) / kApplyGroup * kApplyGroup;
+  while (c > kApplyGroup && rot_bytes(n, c) + window_bytes(n, c) > kRotBudget) c -= kApplyGroup;
+  return std::min(std::max<int64_t>(kApplyGroup, c), std::max<int64_t>(1, sweeps_of(n)));
 }
 
 __device__ inline int windows_of(int64_t n, int64_t s) { return static_cast<int>((n - 2 - s) / KD + 1); }
@@ -78,7 +84,7 @@ __device__ inline double &band(const Chase &p, int64_t i, int64_t j) { return p.
 // window rows (k-1, k) that, applied for k = len-1 down to 1, maps x to r0 * e1; other lanes hold
 // the identity. r0 (every lane) is the new first entry: ||x|| (x_0 itself when len = 1).
 __device__ void make_chain(double x, int len, double &c, double &s, double &r0) {
-  const int lane = threadIdx.x;
+  const int lane = threadIdx.x % 32;
   c = 1;
   s = 0;
   if (len <= 1) {
@@ -110,7 +116,7 @@ __device__ void make_chain(double x, int len, double &c, double &s, double &r0) 
 // applies them: the reads do not wait on the rotations' arithmetic, as shuffles would.
 __device__ inline void publish_chain(double2 *chain, double c, double s) {
   __syncwarp();
-  chain[threadIdx.x] = make_double2(c, s);
+  chain[threadIdx.x % 32] = make_double2(c, s);
   __syncwarp();
 }
 
@@ -126,7 +132,7 @@ __device__ inline void apply_chain(double (&v)[KD], const double2 *chain) {
 // M := M * chain^T, lane = row (kRows true): each lane takes its column or row into registers.
 template <bool kRows>
 __device__ inline void apply_chain_to(double (&M)[KD][KD + 1], const double2 *chain) {
-  const int lane = threadIdx.x;
+  const int lane = threadIdx.x % 32;
   double v[KD];
 #pragma unroll
   for (int i = 0; i < KD; ++i) v[i] = kRows ? M[lane][i] : M[i][lane];
@@ -136,8 +142,8 @@ __device__ inline void apply_chain_to(double (&M)[KD][KD + 1], const double2 *ch
 }
 
 __device__ void record(const Chase &p, int64_t s, int64_t st, int len, double c, double sn) {
-  if (p.rot && threadIdx.x >= 1 && threadIdx.x < len)
-    p.rot[(s - p.s_begin) * p.ldrot + st + threadIdx.x] = make_double2(c, sn);
+  const int lane = threadIdx.x % 32;
+  if (p.rot && lane >= 1 && lane < len) p.rot[(s - p.s_begin) * p.ldrot + st + lane] = make_double2(c, sn);
 }
 
 // Lane 0 (lane % 32 == 0) of the calling warp spins until flag.load(acquire) >= need; the other
@@ -175,12 +181,23 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
   return warp_wait(f, need, p.failed);
 }
 
-__global__ void __launch_bounds__(32) chase_kernel(Chase p) {
-  __shared__ double M[KD][KD + 1];
-  __shared__ double2 chain[2][KD];  // the window's chain (chain[cur]) and the next one
-  const int lane = threadIdx.x;
+// Each warp's shared memory in chase_kernel.
+struct ChaseWarp {
+  double M[KD][KD + 1];
+  double2 chain[2][KD];  // the window's chain (chain[cur]) and the next one
+};
+constexpr int kChaseWarpsMax = 8;
+
+// A warp per sweep (kChaseWarpsMax warps a block at most), sweeps s_begin + (global warp), then
+// every (warps of the grid) after.
+__global__ void __launch_bounds__(32 * kChaseWarpsMax) chase_kernel(Chase p) {
+  extern __shared__ ChaseWarp chase_smem[];
+  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32, warps = blockDim.x / 32;
+  auto &M = chase_smem[wid].M;
+  auto &chain = chase_smem[wid].chain;
   double v[KD];
-  for (int64_t s = p.s_begin + blockIdx.x; s < p.s_end; s += gridDim.x) {
+  for (int64_t s = p.s_begin + blockIdx.x * int64_t(warps) + wid; s < p.s_end;
+       s += int64_t(gridDim.x) * warps) {
     const int nw = windows_of(p.n, s);
     const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
     int cur = 0;
@@ -267,95 +284,228 @@ __global__ void identity_rotations_kernel(double2 *rot, int64_t count) {
     rot[i] = make_double2(1.0, 0.0);
 }
 
-// z := z G^T for every rotation of sweeps [s_begin, s_end), one row of z per lane. For a group
-// of KG sweeps s0.., window t's rotations of all of them (window t of sweep s0+o covers columns
-// base+o .. base+o+KD-1, base = s0+1+t*KD) commute with windows t+1.. of the later sweeps, so the
-// windows are walked from the last to the first and the row's KD+KG-1 columns stay in registers.
+// z := z G^T for every rotation of sweeps [s_begin, s_end), by blocks. Group g = sweeps
+// s0 = s_begin + g*KG .. s0+KG-1; its window t covers columns base .. base+KD+KG-2 with
+// base = s0 + 1 + t*KD (sweep s0+o's window t: columns base+o .. base+o+KD-1). With KG = KD the
+// window sits at position pos = g + t: columns c_first + pos*KD .. (c_first = s_begin + 1), the
+// column blocks pos and pos+1 of KD columns each, and every group's last window is at the same
+// position P = (n - 2 - s_begin) / KD.
 //
-// A row has too few groups' worth of parallelism on its own (n rows are a few hundred warps), so
-// the kApplyWarps warps of a block take consecutive groups of the same 32 rows, pipelined: group
-// g's window at base b shares columns with group g-1's windows at b-KD, b and b+KD, and may run
-// once g-1 (walking down too) has done the one at b-KD, which it then has stored. Each warp
-// publishes a ticket (group * kTicket + windows done) after its stores. The
-// waits cannot cycle (a group waits only on the one before it); they are capped all the same.
-constexpr long long kTicket = 1ll << 40;
+// 1. window_blocks_kernel: the KG*(KD-1) rotations of each (group, window) are multiplied into a
+//    64 x 64 orthogonal block U, z's columns at that window := those columns * U.
+// 2. apply_window_blocks_kernel: each thread block takes kRows rows of z and applies the blocks
+//    as products on the FP64 tensor cores, in an order the rotations allow. A group walks its
+//    windows from the last to the first (window t of sweep s commutes with windows t+1.. of the
+//    later sweeps of its group, which touch columns past it), and group g+1 may apply the block
+//    at position p once group g has applied the one at p - 1. So kBatch groups go together, each
+//    two positions behind the one before it: their blocks of a step touch disjoint columns, and
+//    the 2*kBatch column blocks in use sit in shared memory, one entering and one leaving per step.
+static_assert(kApplyGroup == KD, "a window block's position needs KG = KD");
+constexpr int kBlk = KD + kApplyGroup;  // order of a window block (KD + KG - 1 columns, one padding)
+constexpr int kBatch = 2;               // groups a row strip takes through its windows at once
+constexpr int kSlots = 2 * kBatch;      // column blocks of z in shared memory
+constexpr int kApplyThreads = 32 * (kBlk / 8) * kBatch;  // a warp per 8 columns of each block
 
-template <int KG>
-__global__ void __launch_bounds__(32 * kApplyWarps)
-    apply_chains_kernel(double *z, int64_t ldz, int64_t n, const double2 *rot, int64_t ldrot,
-                        int64_t s_begin, int64_t s_end, long long *tickets, int *failed) {
-  constexpr int kW = KD + KG - 1;
-  extern __shared__ double2 rs_all[];  // [kApplyWarps][KG][KD]: each warp's window rotations
-  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
-  double2(*rs)[KD] = reinterpret_cast<double2(*)[KD]>(rs_all + wid * KG * KD);
-  // The block's tickets, in global memory (spinning on shared memory would be a hazard to
-  // racecheck, which cannot see the acquire/release pairing).
-  long long *ticket = tickets + int64_t(blockIdx.x) * kApplyWarps;
-  cuda::atomic_ref<long long, cuda::thread_scope_block> mine(ticket[wid]),
-      prev(ticket[(wid + kApplyWarps - 1) % kApplyWarps]);
-  const int64_t row = blockIdx.x * int64_t(32) + lane;
-  const bool live = row < n;
-  if (lane == 0) mine.store(-1, cuda::memory_order_relaxed);
+// Index of group g's block at position pos (g <= pos <= P): groups stored one after another.
+__host__ __device__ inline int64_t window_block_index(int64_t g, int64_t pos, int64_t P) {
+  return g * (P + 1) - g * (g - 1) / 2 + (pos - g);
+}
+int64_t top_position(int64_t n, int64_t s_begin) { return (n - 2 - s_begin) / KD; }
+int64_t groups_of(int64_t sweeps) { return (sweeps + kApplyGroup - 1) / kApplyGroup; }
+
+__global__ void __launch_bounds__(kBlk)
+    window_blocks_kernel(const double2 *rot, int64_t ldrot, int64_t s_begin, int64_t s_end,
+                         int64_t P, double *U) {
+  __shared__ union {
+    double2 rs[kApplyGroup][KD];  // the rotations
+    double T[kBlk][kBlk + 1];     // then U, for coalesced stores
+  } sh;
+  auto &rs = sh.rs;
+  auto &T = sh.T;
+  const int64_t g = blockIdx.y, pos = g + blockIdx.x;
+  if (pos > P) return;  // the whole block
+  const int64_t s0 = s_begin + g * kApplyGroup, base = s_begin + 1 + pos * KD;
+  for (int idx = threadIdx.x; idx < kApplyGroup * KD; idx += kBlk) {
+    const int o = idx / KD, k = idx % KD;
+    rs[o][k] = s0 + o < s_end && k > 0 ? rot[(s0 + o - s_begin) * ldrot + base + o + k]
+                                       : make_double2(1.0, 0.0);
+  }
   __syncthreads();
-  const int64_t groups = (s_end - s_begin + KG - 1) / KG;
-  double W[kW];
-  for (int64_t g = wid; g < groups; g += kApplyWarps) {
-    const int64_t s0 = s_begin + g * KG, sp = s0 - KG;
-    const int64_t ptop = sp + 1 + (n - 2 - sp) / KD * KD;  // group g-1's first window (g > 0)
-    // Waits until group g-1 has done its windows at bases >= b - KD (all of them, at most).
-    auto wait_prev = [&](int64_t b) {
-      if (g == 0 || b - KD > ptop) return true;
-      const int64_t lowest = std::max<int64_t>(b - KD, sp + 1);
-      const long long need = (g - 1) * kTicket + (ptop - lowest) / KD + 1;
-      return warp_wait(prev, need, failed);
-    };
-    auto publish = [&](long long done) {
-      __syncwarp();  // orders every lane's stores before lane 0's release
-      if (lane == 0) mine.store(g * kTicket + done, cuda::memory_order_release);
-    };
-    int64_t base = s0 + 1 + (n - 2 - s0) / KD * KD;  // the last window with rows in the matrix
-    if (!wait_prev(base)) return;
+  // Row i of U is e_i^T taken through the rotations. Sweep o's rotation k (columns o+k-1, o+k)
+  // needs sweep o's k+1 and sweep o-1's k .. k+2 before it, nothing else: in the order of step
+  // o + (KD-1-k) the rotations of a step are independent, so up to KG chains are in flight at
+  // once instead of one chain's waiting on each FMA.
+  const int i = threadIdx.x;
+  double W[kBlk];
 #pragma unroll
-    for (int i = 0; i < kW; ++i) W[i] = live && base + i < n ? z[row + (base + i) * ldz] : 0.0;
-    for (long long done = 1;; ++done) {
-      __syncwarp();
-      for (int idx = lane; idx < KG * KD; idx += 32) {
-        const int o = idx / KD, k = idx % KD;
-        rs[o][k] = s0 + o < s_end && k > 0 ? rot[(s0 + o - s_begin) * ldrot + base + o + k]
-                                           : make_double2(1.0, 0.0);
-      }
-      __syncwarp();
-      // Sweep o's rotation k (columns o+k-1, o+k) needs sweep o's k+1 and sweep o-1's k .. k+2
-      // before it, nothing else: in the order of step o + (KD-1-k) the rotations of a step are
-      // independent, so that up to KG chains' running values are in flight at once instead of
-      // one chain's waiting on each FMA.
+  for (int j = 0; j < kBlk; ++j) W[j] = j == i ? 1.0 : 0.0;
 #pragma unroll
-      for (int step = 0; step < KD + KG - 2; ++step) {
+  for (int step = 0; step < KD + kApplyGroup - 2; ++step) {
 #pragma unroll
-        for (int o = 0; o < KG; ++o) {
-          const int k = KD - 1 - (step - o);
-          if (k >= 1 && k <= KD - 1) rotate_carry_y(rs[o][k], W[o + k - 1], W[o + k]);
+    for (int o = 0; o < kApplyGroup; ++o) {
+      const int k = KD - 1 - (step - o);
+      if (k >= 1 && k <= KD - 1) rotate_carry_y(rs[o][k], W[o + k - 1], W[o + k]);
+    }
+  }
+  __syncthreads();  // everyone is done with rs
+#pragma unroll
+  for (int j = 0; j < kBlk; ++j) T[i][j] = W[j];
+  __syncthreads();
+  double *out = U + window_block_index(g, pos, P) * kBlk * kBlk;  // row-major
+  for (int idx = threadIdx.x; idx < kBlk * kBlk; idx += kBlk) out[idx] = T[idx / kBlk][idx % kBlk];
+}
+
+// Shared memory of apply_window_blocks_kernel<kRows>: the column blocks of z, then two sets (this
+// step's, the next step's) of kBatch window blocks, rows padded so that fragment loads do not
+// conflict.
+constexpr int kLdu = kBlk + 4;
+constexpr size_t apply_smem_bytes(int rows) {
+  return (size_t(kSlots) * KD * (rows + 4) + size_t(2) * kBatch * kBlk * kLdu) * sizeof(double);
+}
+
+template <int kRows>
+__global__ void __launch_bounds__(kApplyThreads)
+    apply_window_blocks_kernel(double *z, int64_t ldz, int64_t n, const double *U,
+                               int64_t s_begin, int64_t groups, int64_t P) {
+  constexpr int kLdz = kRows + 4;                    // padded: fragment loads without conflicts
+  constexpr int kPer = kRows * KD / kApplyThreads;   // entries of a column block per thread
+  constexpr int kWarpRows = kRows / 2;               // a block's 8 warps: 2 x 4 tiles of
+  constexpr int kWarpCols = kBlk / 4;                // kWarpRows x kWarpCols
+  static_assert(kPer * kApplyThreads == kRows * KD, "column block split");
+  extern __shared__ double zs[];  // kSlots column blocks: zs[slot][column][row], kLdz per column
+  double *us = zs + kSlots * KD * kLdz;  // [2][kBatch][kBlk][kLdu]: window blocks, row-major
+  const int64_t r0 = int64_t(blockIdx.x) * kRows, c_first = s_begin + 1;
+  const int warp = threadIdx.x / 32, jj = warp / 8, wr = warp % 8 / 4, wc = warp % 4;
+  auto slot = [&](int64_t cb) { return zs + (cb % kSlots) * KD * kLdz; };
+  // This thread's entries of a column block: row e % kRows, column e / kRows (coalesced).
+  auto load = [&](int64_t cb, double (&v)[kPer]) {
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) {
+      const int e = threadIdx.x + q * kApplyThreads;
+      const int64_t row = r0 + e % kRows, col = c_first + cb * KD + e / kRows;
+      v[q] = row < n && col < n ? z[row + col * ldz] : 0.0;
+    }
+  };
+  auto put = [&](int64_t cb, const double (&v)[kPer]) {
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) {
+      const int e = threadIdx.x + q * kApplyThreads;
+      slot(cb)[(e / kRows) * kLdz + e % kRows] = v[q];
+    }
+  };
+  auto store = [&](int64_t cb) {
+#pragma unroll
+    for (int q = 0; q < kPer; ++q) {
+      const int e = threadIdx.x + q * kApplyThreads;
+      const int64_t row = r0 + e % kRows, col = c_first + cb * KD + e / kRows;
+      if (row < n && col < n) z[row + col * ldz] = slot(cb)[(e / kRows) * kLdz + e % kRows];
+    }
+  };
+  // Step tau of the batch from group g0 (nb groups): group g0+j applies its block at position
+  // P - tau + 2j, if it has one there.
+  auto position = [&](int64_t g0, int nb, int64_t tau, int j, int64_t &p) {
+    p = P - tau + 2 * j;
+    return j < nb && p <= P && p >= g0 + j;
+  };
+  // The window blocks of step tau into set tau % 2, asynchronously (16 bytes a copy).
+  auto fetch_blocks = [&](int64_t g0, int nb, int64_t tau) {
+    double *set = us + (tau % 2) * kBatch * kBlk * kLdu;
+    for (int idx = threadIdx.x; idx < kBatch * kBlk * kBlk / 2; idx += kApplyThreads) {
+      const int j = idx / (kBlk * kBlk / 2), e = 2 * (idx % (kBlk * kBlk / 2));
+      int64_t p;
+      if (!position(g0, nb, tau, j, p)) continue;
+      const double *src = U + window_block_index(g0 + j, p, P) * kBlk * kBlk + e;
+      __pipeline_memcpy_async(set + (j * kBlk + e / kBlk) * kLdu + e % kBlk, src, 16);
+    }
+    __pipeline_commit();
+  };
+  double v[kPer];
+  for (int64_t g0 = 0; g0 < groups; g0 += kBatch) {
+    const int nb = static_cast<int>(std::min<int64_t>(kBatch, groups - g0));
+    const int64_t last = P - g0 + (nb - 1);
+    fetch_blocks(g0, nb, 0);
+    load(P + 1, v);
+    put(P + 1, v);
+    load(P, v);
+    put(P, v);
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    for (int64_t tau = 0; tau <= last; ++tau) {
+      // Next step's blocks into the other set (its last readers finished before the previous
+      // step's second barrier), and its entering column block of z into registers.
+      if (tau < last) fetch_blocks(g0, nb, tau + 1);
+      const int64_t enter = P - tau - 1;
+      const bool fetch = tau < last && enter >= g0;
+      if (fetch) load(enter, v);
+      int64_t p;
+      const bool act = position(g0, nb, tau, jj, p);
+      const double *Ub = us + ((tau % 2) * kBatch + jj) * kBlk * kLdu;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+      using namespace nvcuda;
+      // Warp (jj, wr, wc): rows wr*kWarpRows .., columns wc*kWarpCols .. of the block's product.
+      wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kWarpRows / 8][kWarpCols / 8];
+      if (act) {
+#pragma unroll
+        for (int r = 0; r < kWarpRows / 8; ++r)
+#pragma unroll
+          for (int c = 0; c < kWarpCols / 8; ++c) wmma::fill_fragment(acc[r][c], 0.0);
+#pragma unroll 4
+        for (int kk = 0; kk < kBlk / 4; ++kk) {
+          const double *col = slot(p + 4 * kk / KD) + (4 * kk % KD) * kLdz + wr * kWarpRows;
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> fb[kWarpCols / 8];
+#pragma unroll
+          for (int c = 0; c < kWarpCols / 8; ++c)
+            wmma::load_matrix_sync(fb[c], Ub + 4 * kk * kLdu + wc * kWarpCols + 8 * c, kLdu);
+#pragma unroll
+          for (int r = 0; r < kWarpRows / 8; ++r) {
+            wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
+            wmma::load_matrix_sync(fa, col + 8 * r, kLdz);
+#pragma unroll
+            for (int c = 0; c < kWarpCols / 8; ++c) wmma::mma_sync(acc[r][c], fa, fb[c], acc[r][c]);
+          }
         }
       }
-      if (base == s0 + 1) {
+      __syncthreads();
+      if (act) {
 #pragma unroll
-        for (int i = 0; i < kW; ++i)
-          if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
-        publish(done);
-        break;
+        for (int c = 0; c < kWarpCols / 8; ++c) {
+          const int bc = wc * kWarpCols + 8 * c;  // column of the block
+          double *col = slot(p + bc / KD) + (bc % KD) * kLdz + wr * kWarpRows;
+#pragma unroll
+          for (int r = 0; r < kWarpRows / 8; ++r)
+            wmma::store_matrix_sync(col + 8 * r, acc[r][c], kLdz, wmma::mem_col_major);
+        }
       }
-      // Columns base+KG-1 .. are done for this group; slide the window KD columns left.
-#pragma unroll
-      for (int i = KG - 1; i < kW; ++i)
-        if (live && base + i < n) z[row + (base + i) * ldz] = W[i];
-      publish(done);
-#pragma unroll
-      for (int i = KG - 2; i >= 0; --i) W[KD + i] = W[i];
-      base -= KD;
-      if (!wait_prev(base)) return;
-#pragma unroll
-      for (int i = 0; i < KD; ++i) W[i] = live ? z[row + (base + i) * ldz] : 0.0;
+#else
+      // GPUs before sm_80 have no FP64 tensor cores: the same tiles with FMAs, lane l making
+      // rows l, l+32, .. of the warp's tile (kWarpRows <= 32: row l when l < kWarpRows).
+      double acc[kWarpCols] = {};
+      const int lane = threadIdx.x % 32;
+      const bool mine = act && lane < kWarpRows;
+      if (mine)
+        for (int k = 0; k < kBlk; ++k) {
+          const double x = slot(p + k / KD)[(k % KD) * kLdz + wr * kWarpRows + lane];
+          for (int c = 0; c < kWarpCols; ++c) acc[c] += x * Ub[k * kLdu + wc * kWarpCols + c];
+        }
+      __syncthreads();
+      if (mine)
+        for (int c = 0; c < kWarpCols; ++c) {
+          const int bc = wc * kWarpCols + c;
+          slot(p + bc / KD)[(bc % KD) * kLdz + wr * kWarpRows + lane] = acc[c];
+        }
+#endif
+      __syncthreads();
+      // The column block that leaves the window shares its slot with the one entering: each
+      // thread stores its own entries before putting its new ones there.
+      const int64_t leave = P - tau + kSlots - 1;
+      if (leave <= P + 1) store(leave);
+      if (fetch) put(enter, v);
+      __pipeline_wait_prior(0);  // next step's blocks, seen by all after the barrier
+      __syncthreads();
     }
+    for (int64_t cb = std::max(g0, P - last); cb <= std::min(P + 1, P - last + kSlots - 2); ++cb)
+      store(cb);
+    __syncthreads();
   }
 }
 
@@ -363,12 +513,21 @@ unsigned grid_for(int64_t count, int threads) {
   return static_cast<unsigned>(std::min<int64_t>(4096, (count + threads - 1) / threads));
 }
 
-Status chase(cudaStream_t st, const Chase &args) {
-  int dev = 0, sms = 0, per_sm = 0;
+// With `reserve`, the warps go 8 to a block and each block holds most of an SM's shared memory:
+// the work queued beside the chase (Q1 being formed) then keeps off the chase's SMs, instead of
+// sharing every SM with it and slowing the pipeline's critical path down.
+Status chase(cudaStream_t st, const Chase &args, bool reserve) {
+  int dev = 0, sms = 0, per_sm = 0, optin = 0;
   Status s = check(cudaGetDevice(&dev), "cudaGetDevice");
   if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
+  if (s) s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "attribute");
+  const int warps = reserve ? kChaseWarpsMax : 1;
+  const size_t smem = reserve ? std::max(warps * sizeof(ChaseWarp), std::min(size_t(200) << 10, size_t(optin)))
+                              : sizeof(ChaseWarp);
+  if (s) s = check(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                   "cudaFuncSetAttribute");
   if (s)
-    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 32, 0),
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 32 * warps, smem),
               "occupancy");
   if (!s) return s;
   // Every warp of the grid must be resident (a warp waits on the sweep before it): a cooperative
@@ -377,16 +536,83 @@ Status chase(cudaStream_t st, const Chase &args) {
   // more would only spin. Twice that keeps the pipeline from waiting on a warp still busy with
   // its previous sweep.
   const int64_t useful = std::max<int64_t>(32, args.n / KD);
-  const int64_t grid = std::min<int64_t>({args.s_end - args.s_begin, int64_t(per_sm) * sms, useful});
+  const int64_t want = std::min<int64_t>(args.s_end - args.s_begin, useful);
+  const int64_t grid = std::min<int64_t>(int64_t(per_sm) * sms, (want + warps - 1) / warps);
   Chase a = args;
   void *params[] = {&a};
   return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(chase_kernel),
-                                           dim3(static_cast<unsigned>(grid)), dim3(32), params, 0, st),
+                                           dim3(static_cast<unsigned>(grid)), dim3(32 * warps),
+                                           params, smem, st),
                "sytrd chase_kernel");
 }
 
 size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
-size_t tickets_bytes(int64_t n) { return size_t((n + 31) / 32) * kApplyWarps * sizeof(long long); }
+
+// Bytes of a chunk of c sweeps starting at sweep 0 (the largest): its rotations and its blocks.
+size_t rot_bytes(int64_t n, int64_t c) { return size_t(c) * rot_ld(n) * sizeof(double2); }
+size_t window_bytes(int64_t n, int64_t c) {
+  const int64_t groups = groups_of(c);
+  return size_t(window_block_index(groups, groups, top_position(n, 0))) * kBlk * kBlk * sizeof(double);
+}
+
+// Q1's blocks are all kept (for forming Q1 from its right end, next to the chase) up to this.
+constexpr size_t kKeepBudget = size_t(2048) << 20;
+bool keep_q1_blocks(int64_t n, SytrdZ zmode) {
+  return zmode == SytrdZ::form && sytrd_band_blocks_bytes(n, true) <= kKeepBudget;
+}
+
+// A stream of the highest priority for the chase while Q1 is formed on the caller's stream,
+// forked from and joined to it by events; released on every return.
+struct ChaseStream {
+  cudaStream_t s = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+  Status init() {
+    int least = 0, greatest = 0;
+    Status r = check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    if (r) r = check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+    for (cudaEvent_t *e : {&fork, &join})
+      if (r) r = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+    return r;
+  }
+  ~ChaseStream() {
+    for (cudaEvent_t e : {fork, join})
+      if (e) cudaEventDestroy(e);
+    if (s) cudaStreamDestroy(s);
+  }
+};
+
+template <int kRows>
+Status apply_window_blocks(cudaStream_t st, double *z, int64_t ldz, int64_t n, const double *U,
+                           int64_t s_begin, int64_t groups, int64_t P) {
+  const size_t smem = apply_smem_bytes(kRows);
+  Status s = check(cudaFuncSetAttribute(apply_window_blocks_kernel<kRows>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                   "cudaFuncSetAttribute");
+  if (!s) return s;
+  apply_window_blocks_kernel<kRows><<<static_cast<unsigned>((n + kRows - 1) / kRows), kApplyThreads, smem, st>>>(
+      z, ldz, n, U, s_begin, groups, P);
+  return check_launch("sytrd apply_window_blocks_kernel");
+}
+
+// z := z * (the rotations of sweeps [s0, s1)).
+Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const double2 *rot,
+                       int64_t ldrot, int64_t s0, int64_t s1, double *U) {
+  const int64_t P = top_position(n, s0), groups = groups_of(s1 - s0);
+  window_blocks_kernel<<<dim3(static_cast<unsigned>(P + 1), static_cast<unsigned>(groups)), kBlk, 0, st>>>(
+      rot, ldrot, s0, s1, P, U);
+  Status s = check_launch("sytrd window_blocks_kernel");
+  int dev = 0, sms = 0;
+  if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
+  if (!s) return s;
+  // One thread block per SM runs (registers): 64 rows a block unless 32 take fewer waves.
+  // GPUEIG_SYTRD_ZROWS (32 or 64) lets the tests take either on any order.
+  auto span = [&](int64_t rows) { return (n + rows * sms - 1) / (rows * sms) * rows; };
+  bool rows32 = span(32) < span(64);
+  if (const char *v = std::getenv("GPUEIG_SYTRD_ZROWS")) rows32 = std::atoi(v) == 32;
+  return rows32 ? apply_window_blocks<32>(st, z, ldz, n, U, s0, groups, P)
+                : apply_window_blocks<64>(st, z, ldz, n, U, s0, groups, P);
+}
 
 }  // namespace
 
@@ -395,33 +621,36 @@ SytrdMethod sytrd_method() {
   return v && std::strcmp(v, "tree") == 0 ? SytrdMethod::tree : SytrdMethod::two_stage;
 }
 
-size_t sytrd_two_stage_bytes(int64_t n, bool wantz) {
-  size_t b = align_up(sytrd_band_blocks_bytes(n)) + align_up(size_t(kLdab) * n * sizeof(double)) +
+size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode) {
+  size_t b = align_up(sytrd_band_blocks_bytes(n, keep_q1_blocks(n, zmode))) +
+             align_up(size_t(kLdab) * n * sizeof(double)) +
              align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int)) + align_up(sizeof(int));
-  if (wantz)
-    b += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2)) + align_up(tickets_bytes(n));
+  if (zmode != SytrdZ::none) {
+    const int64_t c = chunk_sweeps(n);
+    b += align_up(rot_bytes(n, c)) + align_up(window_bytes(n, c));
+  }
   return b;
 }
 
 Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d, double *e,
-                       double *z, int64_t ldz, void *work) {
+                       double *z, int64_t ldz, SytrdZ zmode, void *work) {
+  if ((zmode == SytrdZ::none) != (z == nullptr))
+    return Status::fail(Status::device_error, "sytrd_two_stage: z and zmode disagree");
+  const bool keep = keep_q1_blocks(n, zmode);
   char *w = static_cast<char *>(work);
   double *blocks = reinterpret_cast<double *>(w);
-  w += align_up(sytrd_band_blocks_bytes(n));
+  w += align_up(sytrd_band_blocks_bytes(n, keep));
   double *ab = reinterpret_cast<double *>(w);
   w += align_up(size_t(kLdab) * n * sizeof(double));
   int *progress = reinterpret_cast<int *>(w);
   w += align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int));
   int *failed = reinterpret_cast<int *>(w);
   w += align_up(sizeof(int));
+  const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
   double2 *rot = z ? reinterpret_cast<double2 *>(w) : nullptr;
-  long long *tickets = nullptr;
-  if (z) {
-    w += align_up(size_t(chunk_sweeps(n)) * rot_ld(n) * sizeof(double2));
-    tickets = reinterpret_cast<long long *>(w);
-  }
+  double *U = z ? reinterpret_cast<double *>(w + align_up(rot_bytes(n, chunk))) : nullptr;
 
-  Status s = sytrd_to_band(st, n, a, lda, z, ldz, blocks);
+  Status s = sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep);
   if (!s) return s;
   to_band_kernel<<<grid_for(n * kLdab, 256), 256, 0, st>>>(a, lda, n, ab);
   if (!(s = check_launch("sytrd to_band_kernel"))) return s;
@@ -429,27 +658,26 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
                   "cudaMemsetAsync")) ||
       !(s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync")))
     return s;
-  const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
-  constexpr size_t smem = size_t(kApplyWarps) * kApplyGroup * KD * sizeof(double2);
-  if (rot && !(s = check(cudaFuncSetAttribute(apply_chains_kernel<kApplyGroup>,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
-                         "cudaFuncSetAttribute")))
-    return s;
+  // With the blocks kept, Q1 is formed on st while the first chunk is chased on a stream of
+  // the highest priority: the chase is a latency-bound pipeline of a few hundred warps and
+  // leaves most of the GPU to Q1's products.
+  ChaseStream cs;
+  if (keep && !((s = cs.init()) && (s = record_wait(cs.fork, st, cs.s)))) return s;
   for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += chunk) {
     const int64_t s1 = std::min(sweeps_of(n), s0 + chunk);
+    const cudaStream_t on = keep && s0 == 0 ? cs.s : st;
     if (rot) {
-      identity_rotations_kernel<<<grid_for((s1 - s0) * ldrot, 256), 256, 0, st>>>(
-          rot, (s1 - s0) * ldrot);
+      identity_rotations_kernel<<<grid_for((s1 - s0) * ldrot, 256), 256, 0, on>>>(rot, (s1 - s0) * ldrot);
       if (!(s = check_launch("sytrd identity_rotations_kernel"))) return s;
     }
-    if (!(s = chase(st, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}))) return s;
-    if (rot) {
-      apply_chains_kernel<kApplyGroup>
-          <<<static_cast<unsigned>((n + 31) / 32), 32 * kApplyWarps, smem, st>>>(
-              z, ldz, n, rot, ldrot, s0, s1, tickets, failed);
-      if (!(s = check_launch("sytrd apply_chains_kernel"))) return s;
+    if (!(s = chase(on, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}, on != st))) return s;
+    if (on != st) {
+      if (!(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
+      if (!(s = record_wait(cs.join, on, st))) return s;
     }
+    if (rot && !(s = apply_rotations(st, z, ldz, n, rot, ldrot, s0, s1, U))) return s;
   }
+  if (keep && sweeps_of(n) == 0 && !(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
   if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
   int bad = 0;
   if (!(s = fetch_flag(st, failed, &bad))) return s;

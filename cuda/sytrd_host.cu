@@ -49,7 +49,9 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   const SytrdMethod method = sytrd_method();
 
   const size_t mat = align_up(size_t(n) * n * kD), vec = align_up(size_t(n) * kD);
-  const size_t work = method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, wantz) : 0;
+  // z is the identity for 'V' (Q formed), Q_in for 'U' (Q_in * Q).
+  const SytrdZ zmode = vect == 'V' ? SytrdZ::form : vect == 'U' ? SytrdZ::update : SytrdZ::none;
+  const size_t work = method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0;
   StreamBuffer buf(st);
   if (!(s = buf.allocate(mat * (wantz ? 2 : 1) + 2 * vec + 256 + work))) return s;
   double *da = buf.as<double>(), *dz = wantz ? buf.as<double>(mat) : nullptr;
@@ -76,7 +78,7 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
     return s;
   }
 
-  s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, dwork)
+  s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, zmode, dwork)
                                        : sytrd_tree(st, n, da, n, dd, de, dz, n);
   if (!s) return s;
   if (!(s = download(*ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;

@@ -67,6 +67,8 @@ if want sanitize; then
     $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
   step "memcheck sytrd chunks" "$out/sanitizer.log" env GPUEIG_SYTRD_CHUNK=7 \
     $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
+  step "memcheck sytrd rows64" "$out/sanitizer.log" env GPUEIG_SYTRD_ZROWS=64 \
+    $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
   # getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
   getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
@@ -75,6 +77,9 @@ if want sanitize; then
   done
   step "racecheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
     $san --tool racecheck $build/tests/test_sytrd_gpu $sytrd_subset
+  # (one problem with Q: racecheck takes minutes over the 64-row blocks' shared memory)
+  step "racecheck sytrd rows64" "$out/sanitizer.log" env GPUEIG_SYTRD_ZROWS=64 \
+    $san --tool racecheck $build/tests/test_sytrd_gpu --gtest_filter=*Large*random_n200_uploL_vectV
 fi
 
 if want bench; then
