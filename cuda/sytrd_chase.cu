@@ -521,6 +521,8 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
   Status s = check(cudaGetDevice(&dev), "cudaGetDevice");
   if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
   if (s) s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "attribute");
+  // (a GPU whose blocks cannot hold 8 warps' shared memory chases unreserved)
+  reserve = reserve && kChaseWarpsMax * sizeof(ChaseWarp) <= size_t(optin);
   const int warps = reserve ? kChaseWarpsMax : 1;
   const size_t smem = reserve ? std::max(warps * sizeof(ChaseWarp), std::min(size_t(200) << 10, size_t(optin)))
                               : sizeof(ChaseWarp);
