@@ -31,6 +31,24 @@ Status fetch_flag(cudaStream_t st, const int *flag, int *host) {
   return s ? check(cudaStreamSynchronize(st), "cudaStreamSynchronize") : s;
 }
 
+Status create_priority_stream(cudaStream_t *stream, bool highest) {
+  int least = 0, greatest = 0;
+  Status s = check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                   "cudaDeviceGetStreamPriorityRange");
+  return s ? check(cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking,
+                                                highest ? greatest : least),
+                   "cudaStreamCreateWithPriority")
+           : s;
+}
+
+Status sm_count(int *sms) {
+  int dev = 0;
+  Status s = check(cudaGetDevice(&dev), "cudaGetDevice");
+  return s ? check(cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev),
+                   "cudaDeviceGetAttribute")
+           : s;
+}
+
 Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to) {
   Status s = check(cudaEventRecord(e, from), "cudaEventRecord");
   return s ? check(cudaStreamWaitEvent(to, e), "cudaStreamWaitEvent") : s;

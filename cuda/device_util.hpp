@@ -42,6 +42,12 @@ Status check_finite(cudaStream_t stream, const double *a, int64_t lda, int64_t m
 // *host = *flag (device) once everything queued on `stream` before it has run (waits for it).
 Status fetch_flag(cudaStream_t stream, const int *flag, int *host);
 
+// A non-blocking stream at the device's highest (or lowest) priority.
+Status create_priority_stream(cudaStream_t *stream, bool highest);
+
+// The number of SMs of the current device.
+Status sm_count(int *sms);
+
 // Records event e on `from` and makes `to` wait for it: work queued on `to` afterwards runs after
 // everything queued on `from` so far.
 Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to);

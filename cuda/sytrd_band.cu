@@ -417,14 +417,10 @@ struct LookAhead {
   cudaEvent_t start = nullptr, strip = nullptr, fdone = nullptr, zdone = nullptr;
   cudaEvent_t level[kMaxLevels] = {}, zset[kBlockSets] = {};
   Status init(bool wantz) {
-    int least = 0, greatest = 0;
-    Status s = check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
-                     "cudaDeviceGetStreamPriorityRange");
     // The panel kernels are a chain of small latency-bound launches: at the highest priority
     // their blocks take the first SM slots the updates' blocks free. z's update is filler.
-    if (s) s = check(cudaStreamCreateWithPriority(&fs, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
-    if (s && wantz)
-      s = check(cudaStreamCreateWithPriority(&zs, cudaStreamNonBlocking, least), "cudaStreamCreate");
+    Status s = create_priority_stream(&fs, true);
+    if (s && wantz) s = create_priority_stream(&zs, false);
     for (cudaEvent_t *e : {&start, &strip, &fdone, &zdone})
       if (s) s = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     for (cudaEvent_t &e : level)

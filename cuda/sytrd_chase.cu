@@ -518,8 +518,8 @@ unsigned grid_for(int64_t count, int threads) {
 // sharing every SM with it and slowing the pipeline's critical path down.
 Status chase(cudaStream_t st, const Chase &args, bool reserve) {
   int dev = 0, sms = 0, per_sm = 0, optin = 0;
-  Status s = check(cudaGetDevice(&dev), "cudaGetDevice");
-  if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
+  Status s = sm_count(&sms);
+  if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
   if (s) s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "attribute");
   // (a GPU whose blocks cannot hold 8 warps' shared memory chases unreserved)
   reserve = reserve && kChaseWarpsMax * sizeof(ChaseWarp) <= size_t(optin);
@@ -569,9 +569,7 @@ struct ChaseStream {
   cudaStream_t s = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
   Status init() {
-    int least = 0, greatest = 0;
-    Status r = check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    if (r) r = check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+    Status r = create_priority_stream(&s, true);
     for (cudaEvent_t *e : {&fork, &join})
       if (r) r = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     return r;
@@ -603,9 +601,8 @@ Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const
   window_blocks_kernel<<<dim3(static_cast<unsigned>(P + 1), static_cast<unsigned>(groups)), kBlk, 0, st>>>(
       rot, ldrot, s0, s1, P, U);
   Status s = check_launch("sytrd window_blocks_kernel");
-  int dev = 0, sms = 0;
-  if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
-  if (s) s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attribute");
+  int sms = 0;
+  if (s) s = sm_count(&sms);
   if (!s) return s;
   // One thread block per SM runs (registers): 64 rows a block unless 32 take fewer waves.
   // GPUEIG_SYTRD_ZROWS (32 or 64) lets the tests take either on any order.
