@@ -37,6 +37,9 @@ extern "C" {
                                      no output was written */
 #define GPUEIG_ERR_LAPACK (-1002) /* the CPU backend could not load its LAPACK library */
 #define GPUEIG_ERR_MEMORY (-1003) /* host memory for internal workspace could not be allocated */
+#define GPUEIG_ERR_INTERNAL (-1004) /* an inner LAPACK call rejected what libgpueig passed it (a
+                                       defect of libgpueig: please report it); outputs are
+                                       unspecified. Never an argument position of the caller's. */
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_sytrd_givens: reduce a real symmetric matrix A to symmetric tridiagonal form T by an

@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
+#include <strings.h>
 
+#include "env.hpp"
 #include "gpu_backend.hpp"
 
 namespace gpueig {
@@ -31,23 +34,17 @@ const RoutineInfo kRoutines[] = {
 std::atomic<int> g_policy{-1};
 thread_local Backend t_last = Backend::none;
 
+// The policies in the order of the Policy enum, as gpueig_set_backend and GPUEIG_BACKEND name them.
+constexpr const char *kPolicyNames[] = {"auto", "gpu", "cpu"};
+
 bool parse_policy(const char *name, Policy &out) {
   if (!name) return false;
-  std::string s;
-  for (const char *p = name; *p; ++p) s += static_cast<char>(std::tolower(*p));
-  if (s == "auto") out = Policy::automatic;
-  else if (s == "gpu") out = Policy::gpu;
-  else if (s == "cpu") out = Policy::cpu;
-  else return false;
-  return true;
-}
-
-int64_t env_int(const char *name, int64_t fallback) {
-  const char *v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char *end = nullptr;
-  long long x = std::strtoll(v, &end, 10);
-  return (end && *end == '\0' && x >= 0) ? x : fallback;
+  for (int i = 0; i < 3; ++i)
+    if (strcasecmp(name, kPolicyNames[i]) == 0) {
+      out = static_cast<Policy>(i);
+      return true;
+    }
+  return false;
 }
 
 }  // namespace
@@ -57,10 +54,8 @@ const RoutineInfo &routine_info(Routine r) { return kRoutines[static_cast<int>(r
 Policy policy() {
   int p = g_policy.load(std::memory_order_relaxed);
   if (p < 0) {
-    Policy env = Policy::automatic;
-    const char *v = std::getenv("GPUEIG_BACKEND");
-    if (v && *v && !parse_policy(v, env))
-      std::fprintf(stderr, "gpueig: ignoring unknown GPUEIG_BACKEND=%s (using auto)\n", v);
+    const auto env = static_cast<Policy>(
+        env::choice("GPUEIG_BACKEND", {kPolicyNames[0], kPolicyNames[1], kPolicyNames[2]}, 0));
     int expected = -1;
     g_policy.compare_exchange_strong(expected, static_cast<int>(env));
     p = g_policy.load();
@@ -75,27 +70,23 @@ bool set_policy_by_name(const char *name) {
   return true;
 }
 
-const char *policy_name(Policy p) {
-  switch (p) {
-    case Policy::gpu: return "gpu";
-    case Policy::cpu: return "cpu";
-    default: return "auto";
-  }
-}
+const char *policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
 
 int64_t crossover(Routine r) {
   const RoutineInfo &info = routine_info(r);
   std::string var = "GPUEIG_CROSSOVER_";
   for (const char *c = info.name; *c; ++c) var += static_cast<char>(std::toupper(*c));
-  return env_int(var.c_str(), info.default_crossover);
+  return env::integer(var.c_str(), info.default_crossover);
 }
 
 bool verbose() {
-  static const bool v = [] {
-    const char *s = std::getenv("GPUEIG_VERBOSE");
-    return s && *s && std::strcmp(s, "0") != 0;
-  }();
+  static const bool v = env::flag("GPUEIG_VERBOSE");
   return v;
+}
+
+void inject_throw(const char *where) {
+  const char *f = env::raw("GPUEIG_FAULT_INJECT");
+  if (f && std::strcmp(f, where) == 0) throw std::runtime_error("injected fault (GPUEIG_FAULT_INJECT)");
 }
 
 Decision choose(Routine r, int64_t size) {
@@ -137,5 +128,6 @@ void CallRecord::done(Backend b, const std::string &note) {
 }
 
 Backend last_backend() { return t_last; }
+void set_last_backend(Backend b) { t_last = b; }
 
 }  // namespace gpueig

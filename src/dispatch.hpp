@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -58,14 +59,32 @@ class CallRecord {
 // gpu::Status and setting the routine's INFO; cpu_call() (returning INFO) otherwise, or after the
 // GPU attempt failed. A device failure is an error (GPUEIG_ERR_DEVICE, nothing written) only when
 // the policy forced the GPU; an input the GPU method cannot be trusted on (Status::unsafe) is
-// recomputed on the CPU whatever the policy.
+// recomputed on the CPU whatever the policy. A GPU attempt that throws is a device failure; a CPU
+// path that throws returns GPUEIG_ERR_MEMORY (host code throws only when it cannot allocate).
 template <class GpuCall, class CpuCall>
 int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
                    CpuCall &&cpu_call);
 
+// The barrier of every extern "C" entry point: body() runs, and no exception leaves it. One that
+// escapes becomes `on_exception` (GPUEIG_ERR_MEMORY for the routines: host code throws only when
+// it cannot allocate) and the thread's last backend "none".
+template <class Body, class R = decltype(std::declval<Body>()())>
+R guarded(Body &&body, R on_exception = R(GPUEIG_ERR_MEMORY)) noexcept;
+
+// Test hook (GPUEIG_FAULT_INJECT=gpu_throw or cpu_throw): throws inside the GPU attempt or the CPU
+// path of every dispatched call, so the tests can prove the barrier holds.
+void inject_throw(const char *where);
+
 const char *backend_name(Backend b);
 // The calling thread's last backend (gpueig_last_backend).
 Backend last_backend();
+
+void set_last_backend(Backend b);
+
+// A CPU result that is a library error (no LAPACK, no memory, an inner failure) ran nowhere.
+inline Backend backend_of_cpu_result(int info) {
+  return info <= -1000 ? Backend::none : Backend::cpu;
+}
 
 template <class GpuCall, class CpuCall>
 int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
@@ -74,7 +93,15 @@ int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call
   std::string note = how.why;
   if (how.backend == Backend::gpu) {
     int info = 0;
-    const gpu::Status st = gpu_call(info);
+    gpu::Status st;
+    try {
+      inject_throw("gpu_throw");
+      st = gpu_call(info);
+    } catch (const std::exception &e) {
+      st = gpu::Status::fail(gpu::Status::device_error, std::string("exception: ") + e.what());
+    } catch (...) {
+      st = gpu::Status::fail(gpu::Status::device_error, "exception");
+    }
     if (st) {
       call.done(Backend::gpu, note);
       return info;
@@ -85,9 +112,28 @@ int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call
     }
     note = "fallback: " + st.reason;
   }
-  const int info = cpu_call();
-  call.done(Backend::cpu, note);
+  int info;
+  try {
+    inject_throw("cpu_throw");
+    info = cpu_call();
+  } catch (...) {
+    call.done(Backend::none, "host exception (out of memory)");
+    return GPUEIG_ERR_MEMORY;
+  }
+  const Backend ran = backend_of_cpu_result(info);
+  if (ran == Backend::none) note = "library error " + std::to_string(info);
+  call.done(ran, note);
   return info;
+}
+
+template <class Body, class R>
+R guarded(Body &&body, R on_exception) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    set_last_backend(Backend::none);
+    return on_exception;
+  }
 }
 
 }  // namespace gpueig

@@ -8,20 +8,22 @@
 
 extern "C" int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv) {
   using namespace gpueig;
-  CallRecord call(Routine::getrf, sizes({{"m", m}, {"n", n}}));
-  if (m < 0) return -1;
-  if (n < 0) return -2;
-  if (lda < max1(m)) return -4;
-  if (m == 0 || n == 0) return 0;
+  return guarded([&] {
+    CallRecord call(Routine::getrf, sizes({{"m", m}, {"n", n}}));
+    if (m < 0) return -1;
+    if (n < 0) return -2;
+    if (lda < max1(m)) return -4;
+    if (m == 0 || n == 0) return 0;
 
-  return run_dispatched(
-      call, Routine::getrf, m < n ? m : n,
-      [&](int &info) { return gpu::getrf(m, n, a, lda, ipiv, &info); },
-      [&] {
-        const lapack::Table *L = lapack::table();
-        if (!L) return GPUEIG_ERR_LAPACK;
-        int info = 0;
-        L->dgetrf(&m, &n, a, &lda, ipiv, &info);
-        return info;
-      });
+    return run_dispatched(
+        call, Routine::getrf, m < n ? m : n,
+        [&](int &info) { return gpu::getrf(m, n, a, lda, ipiv, &info); },
+        [&] {
+          const lapack::Table *L = lapack::table();
+          if (!L) return GPUEIG_ERR_LAPACK;
+          int info = 0;
+          L->dgetrf(&m, &n, a, &lda, ipiv, &info);
+          return info;
+        });
+  });
 }

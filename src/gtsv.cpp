@@ -36,68 +36,82 @@ int gtsv_cpu(int n, int nrhs, const double *dl, const double *d, const double *d
 extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b,
                             int ldb) {
   using namespace gpueig;
-  CallRecord call(Routine::gtsv, sizes({{"n", n}, {"nrhs", nrhs}}));
-  if (n < 0) return -1;
-  if (nrhs < 0) return -2;
-  if (ldb < max1(n)) return -7;
-  if (n == 0 || nrhs == 0) return 0;
+  return guarded([&] {
+    CallRecord call(Routine::gtsv, sizes({{"n", n}, {"nrhs", nrhs}}));
+    if (n < 0) return -1;
+    if (nrhs < 0) return -2;
+    if (ldb < max1(n)) return -7;
+    if (n == 0) return 0;
+    if (nrhs == 0) {
+      // DGTSV still factors the matrix and reports a zero pivot: only DGTSV's INFO is wanted, and
+      // that is O(n) work on the host (on copies: the matrix is left unchanged). DGTSV's back
+      // solve writes B's first column even for NRHS = 0, so it gets a scratch column, never the
+      // caller's B (which may have no column at all).
+      std::vector<double> scratch(n);
+      const int info = gtsv_cpu(n, 0, dl, d, du, scratch.data(), n);
+      call.done(backend_of_cpu_result(info), "NRHS = 0: DGTSV's INFO only");
+      return info;
+    }
 
-  return run_dispatched(
-      call, Routine::gtsv, n,
-      [&](int &) { return gpu::gtsv(n, nrhs, dl, d, du, b, ldb); },
-      [&] { return gtsv_cpu(n, nrhs, dl, d, du, b, ldb); });
+    return run_dispatched(
+        call, Routine::gtsv, n,
+        [&](int &) { return gpu::gtsv(n, nrhs, dl, d, du, b, ldb); },
+        [&] { return gtsv_cpu(n, nrhs, dl, d, du, b, ldb); });
+  });
 }
 
 extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, double *du, double *b,
                                   int stride) {
   using namespace gpueig;
-  CallRecord call(Routine::gtsv, sizes({{"n", n}, {"batch", batch}, {"stride", stride}}));
-  if (n < 0) return -1;
-  if (batch < 0) return -2;
-  if (stride < max1(n)) return -7;
-  if (n == 0 || batch == 0) return 0;
+  return guarded([&] {
+    CallRecord call(Routine::gtsv, sizes({{"n", n}, {"batch", batch}, {"stride", stride}}));
+    if (n < 0) return -1;
+    if (batch < 0) return -2;
+    if (stride < max1(n)) return -7;
+    if (n == 0 || batch == 0) return 0;
 
-  // System k's INFO i > 0 is reported for the first singular system as k*n + i (see gpueig.h).
-  int first = 0;
-  auto note = [&](int64_t k, int info) {
-    if (info > 0 && first == 0) {
-      const int64_t code = k * n + info;
-      first = code <= INT_MAX ? static_cast<int>(code) : INT_MAX;
-    }
-  };
-  auto cpu_system = [&](int64_t k) {
-    const size_t off = static_cast<size_t>(k) * stride;
-    return gtsv_cpu(n, 1, dl + off, d + off, du + off, b + off, n);
-  };
-  const int64_t total = static_cast<int64_t>(n) * batch;
-  return run_dispatched(
-      call, Routine::gtsv, total,
-      [&](int &info) {
-        std::vector<gpu::BatchOutcome> redo;
-        int64_t done = 0;
-        gpu::Status st = gpu::gtsv_batch(n, batch, dl, d, du, b, stride, &redo, &done);
-        if (!st && (done == 0 || st.code == gpu::Status::output_lost)) return st;
-        for (const gpu::BatchOutcome &r : redo) {
-          // Systems the device left alone (a handful) are solved here, in system order.
-          const int i = r.info >= 0 ? r.info : cpu_system(r.system);
-          if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
-          note(r.system, i);
-        }
-        // A device failure after some groups were finished: the rest on the CPU.
-        for (int64_t k = done; k < batch; ++k) {
-          const int i = cpu_system(k);
-          if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
-          note(k, i);
-        }
-        info = first;
-        return gpu::Status::success();
-      },
-      [&] {
-        for (int64_t k = 0; k < batch; ++k) {
-          const int i = cpu_system(k);
-          if (i < 0) return i;
-          note(k, i);
-        }
-        return first;
-      });
+    // System k's INFO i > 0 is reported for the first singular system as k*n + i (see gpueig.h).
+    int first = 0;
+    auto note = [&](int64_t k, int info) {
+      if (info > 0 && first == 0) {
+        const int64_t code = k * n + info;
+        first = code <= INT_MAX ? static_cast<int>(code) : INT_MAX;
+      }
+    };
+    auto cpu_system = [&](int64_t k) {
+      const size_t off = static_cast<size_t>(k) * stride;
+      return gtsv_cpu(n, 1, dl + off, d + off, du + off, b + off, n);
+    };
+    const int64_t total = static_cast<int64_t>(n) * batch;
+    return run_dispatched(
+        call, Routine::gtsv, total,
+        [&](int &info) {
+          std::vector<gpu::BatchOutcome> redo;
+          int64_t done = 0;
+          gpu::Status st = gpu::gtsv_batch(n, batch, dl, d, du, b, stride, &redo, &done);
+          if (!st && (done == 0 || st.code == gpu::Status::output_lost)) return st;
+          for (const gpu::BatchOutcome &r : redo) {
+            // Systems the device left alone (a handful) are solved here, in system order.
+            const int i = r.info >= 0 ? r.info : cpu_system(r.system);
+            if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
+            note(r.system, i);
+          }
+          // A device failure after some groups were finished: the rest on the CPU.
+          for (int64_t k = done; k < batch; ++k) {
+            const int i = cpu_system(k);
+            if (i < 0) return gpu::Status::fail(gpu::Status::output_lost, "LAPACK unavailable");
+            note(k, i);
+          }
+          info = first;
+          return gpu::Status::success();
+        },
+        [&] {
+          for (int64_t k = 0; k < batch; ++k) {
+            const int i = cpu_system(k);
+            if (i < 0) return i;
+            note(k, i);
+          }
+          return first;
+        });
+  });
 }

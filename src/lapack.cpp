@@ -2,9 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
+
+#include "env.hpp"
 
 #ifndef GPUEIG_LAPACK_SONAME
 #define GPUEIG_LAPACK_SONAME "liblapack.so.3"
@@ -27,10 +30,10 @@ bool bind(void *handle, const char *name, F &slot) {
   return slot != nullptr;
 }
 
-void load() {
+void bind_all() {
   // GPUEIG_LAPACK lets a user point the CPU backend at another LAPACK (MKL, reference, ...).
-  const char *env = std::getenv("GPUEIG_LAPACK");
-  g_library = (env && *env) ? env : GPUEIG_LAPACK_SONAME;
+  const char *env = env::raw("GPUEIG_LAPACK");
+  g_library = env ? env : GPUEIG_LAPACK_SONAME;
   void *h = dlopen(g_library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *why = dlerror();
@@ -42,6 +45,20 @@ void load() {
          bind(h, "dorgtr_", g_table.dorgtr) && bind(h, "dsyevr_", g_table.dsyevr) &&
          bind(h, "dsyevd_", g_table.dsyevd) &&
          bind(h, "dgemm_", g_table.dgemm);
+}
+
+void load() {
+  try {
+    bind_all();
+  } catch (...) {  // no memory for the strings: no table either
+    g_ok = false;
+  }
+  // Said once per process, so that a wrong GPUEIG_LAPACK is never only a silent -1002.
+  if (!g_ok)
+    std::fprintf(stderr,
+                 "gpueig: the CPU backend has no LAPACK (%s); CPU paths return "
+                 "GPUEIG_ERR_LAPACK (-1002)\n",
+                 g_error.empty() ? "out of memory" : g_error.c_str());
 }
 
 std::once_flag g_once;

@@ -38,27 +38,29 @@ extern "C" int gpu_stebz(char range, char order, int n, double vl, double vu, in
                          double abstol, const double *d, const double *e, int *m, int *nsplit,
                          double *w, int *iblock, int *isplit) {
   using namespace gpueig;
-  CallRecord call(Routine::stebz, sizes({{"n", n}}));
-  const bool all = lsame(range, 'A'), byval = lsame(range, 'V'), byidx = lsame(range, 'I');
-  if (!all && !byval && !byidx) return -1;
-  if (!lsame(order, 'B') && !lsame(order, 'E')) return -2;
-  if (n < 0) return -3;
-  if (byval && !(vl < vu)) return -5;  // also rejects NaN bounds, which LAPACK cannot handle
-  if (byidx && (il < 1 || il > max1(n))) return -6;
-  if (byidx && (iu < (n < il ? n : il) || iu > n)) return -7;
-  if (!all_finite(d, n)) return -9;
-  if (n > 1 && !all_finite(e, n - 1)) return -10;
-  *m = 0;
-  if (n == 0) return 0;
+  return guarded([&] {
+    CallRecord call(Routine::stebz, sizes({{"n", n}}));
+    const bool all = lsame(range, 'A'), byval = lsame(range, 'V'), byidx = lsame(range, 'I');
+    if (!all && !byval && !byidx) return -1;
+    if (!lsame(order, 'B') && !lsame(order, 'E')) return -2;
+    if (n < 0) return -3;
+    if (byval && !(vl < vu)) return -5;  // also rejects NaN bounds, which LAPACK cannot handle
+    if (byidx && (il < 1 || il > max1(n))) return -6;
+    if (byidx && (iu < (n < il ? n : il) || iu > n)) return -7;
+    if (!all_finite(d, n)) return -9;
+    if (n > 1 && !all_finite(e, n - 1)) return -10;
+    *m = 0;
+    if (n == 0) return 0;
 
-  return run_dispatched(
-      call, Routine::stebz, n,
-      [&](int &info) {
-        return gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
-                          isplit, &info);
-      },
-      [&] {
-        return stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
-                         isplit);
-      });
+    return run_dispatched(
+        call, Routine::stebz, n,
+        [&](int &info) {
+          return gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+                            isplit, &info);
+        },
+        [&] {
+          return stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+                           isplit);
+        });
+  });
 }

@@ -63,22 +63,24 @@ int sytrd_cpu(char vect, char uplo, int n, double *a, int lda, double *d, double
 extern "C" int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda, double *d,
                                 double *e, double *q, int ldq) {
   using namespace gpueig;
-  CallRecord call(Routine::sytrd, sizes({{"n", n}}));
-  const bool wantq = lsame(vect, 'V') || lsame(vect, 'U');
-  if (!wantq && !lsame(vect, 'N')) return -1;
-  if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return -2;
-  if (n < 0) return -3;
-  if (lda < max1(n)) return -5;
-  if (ldq < 1 || (wantq && ldq < max1(n))) return -9;
-  if (n == 0) return 0;
+  return guarded([&] {
+    CallRecord call(Routine::sytrd, sizes({{"n", n}}));
+    const bool wantq = lsame(vect, 'V') || lsame(vect, 'U');
+    if (!wantq && !lsame(vect, 'N')) return -1;
+    if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return -2;
+    if (n < 0) return -3;
+    if (lda < max1(n)) return -5;
+    if (ldq < 1 || (wantq && ldq < max1(n))) return -9;
+    if (n == 0) return 0;
 
-  const char v = lsame(vect, 'N') ? 'N' : lsame(vect, 'V') ? 'V' : 'U';
-  const char u = lsame(uplo, 'U') ? 'U' : 'L';
-  return run_dispatched(
-      call, Routine::sytrd, n,
-      [&](int &info) {
-        info = 0;
-        return gpu::sytrd(v, u, n, a, lda, d, e, q, ldq);
-      },
-      [&] { return sytrd_cpu(v, u, n, a, lda, d, e, q, ldq); });
+    const char v = lsame(vect, 'N') ? 'N' : lsame(vect, 'V') ? 'V' : 'U';
+    const char u = lsame(uplo, 'U') ? 'U' : 'L';
+    return run_dispatched(
+        call, Routine::sytrd, n,
+        [&](int &info) {
+          info = 0;
+          return gpu::sytrd(v, u, n, a, lda, d, e, q, ldq);
+        },
+        [&] { return sytrd_cpu(v, u, n, a, lda, d, e, q, ldq); });
+  });
 }

@@ -12,27 +12,35 @@
 
 extern "C" const char *gpueig_version(void) { return GPUEIG_VERSION; }
 
-extern "C" int gpueig_gpu_available(void) { return gpueig::gpu::available() ? 1 : 0; }
+extern "C" int gpueig_gpu_available(void) {
+  return gpueig::guarded([] { return gpueig::gpu::available() ? 1 : 0; }, 0);
+}
 
 extern "C" const char *gpueig_last_backend(void) {
   return gpueig::backend_name(gpueig::last_backend());
 }
 
 extern "C" int gpueig_set_backend(const char *name) {
-  return gpueig::set_policy_by_name(name) ? 0 : -1;
+  return gpueig::guarded([&] { return gpueig::set_policy_by_name(name) ? 0 : -1; }, -1);
 }
 
 extern "C" const char *gpueig_backend_for(const char *routine, long long size) {
-  if (!routine) return nullptr;
-  for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
-    auto which = static_cast<gpueig::Routine>(r);
-    if (std::string(routine) == gpueig::routine_info(which).name)
-      return gpueig::backend_name(gpueig::choose(which, size).backend);
-  }
-  return nullptr;
+  return gpueig::guarded(
+      [&]() -> const char * {
+        if (!routine) return nullptr;
+        for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
+          auto which = static_cast<gpueig::Routine>(r);
+          if (std::string(routine) == gpueig::routine_info(which).name)
+            return gpueig::backend_name(gpueig::choose(which, size).backend);
+        }
+        return nullptr;
+      },
+      static_cast<const char *>(nullptr));
 }
 
-extern "C" const char *gpueig_info(void) {
+namespace {
+
+const char *describe_library() {
   using namespace gpueig;
   thread_local std::string text;
   text = std::string("libgpueig ") + GPUEIG_VERSION + "\n";
@@ -58,4 +66,11 @@ extern "C" const char *gpueig_info(void) {
             "\n";
   }
   return text.c_str();
+}
+
+}  // namespace
+
+extern "C" const char *gpueig_info(void) {
+  return gpueig::guarded(describe_library,
+                         static_cast<const char *>("libgpueig: out of memory for the description\n"));
 }
