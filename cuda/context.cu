@@ -1,11 +1,14 @@
 #include "context.hpp"
 
 #include <atomic>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "env.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -33,22 +36,19 @@ void probe() {
     cudaGetLastError();
     return;
   }
-  int want = 0;
-  if (const char *v = std::getenv("GPUEIG_DEVICE"); v && *v) {
-    char *end = nullptr;
-    long x = std::strtol(v, &end, 10);
-    if (!end || *end != '\0' || x < 0) {
-      g_device.why = std::string("GPUEIG_DEVICE=") + v + " is not a device ordinal";
-      return;
-    }
-    want = static_cast<int>(x);
+  // A GPUEIG_DEVICE that is not a device ordinal leaves the GPU unused (rather than quietly
+  // running on device 0).
+  int64_t want = 0;
+  if (!env::read_integer("GPUEIG_DEVICE", &want, 0, INT_MAX, "no GPU will be used")) {
+    g_device.why = std::string("GPUEIG_DEVICE=") + env::raw("GPUEIG_DEVICE") + " is not a device ordinal";
+    return;
   }
   if (want >= g_device.count) {
     g_device.why = "GPUEIG_DEVICE=" + std::to_string(want) + " but only " +
                    std::to_string(g_device.count) + " device(s) visible";
     return;
   }
-  g_device.ordinal = want;
+  g_device.ordinal = static_cast<int>(want);
   g_device.usable = true;
 }
 
@@ -167,7 +167,7 @@ Status Context::copy_stream(cudaStream_t *out) {
 }
 
 Status Context::workspace(size_t bytes, void **ptr) {
-  if (const char *f = std::getenv("GPUEIG_FAULT_INJECT"); f && std::strcmp(f, "alloc") == 0)
+  if (const char *f = env::raw("GPUEIG_FAULT_INJECT"); f && std::strcmp(f, "alloc") == 0)
     return Status::fail(Status::device_error, "cudaMalloc: injected fault (GPUEIG_FAULT_INJECT)");
   if (bytes > work_bytes_) {
     if (work_) {

@@ -32,6 +32,7 @@
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "env.hpp"
 #include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
@@ -58,8 +59,8 @@ size_t rot_bytes(int64_t n, int64_t c);
 size_t window_bytes(int64_t n, int64_t c);
 int64_t chunk_sweeps(int64_t n) {
   // GPUEIG_SYTRD_CHUNK (sweeps) lets the tests cut small problems into chunks too.
-  if (const char *v = std::getenv("GPUEIG_SYTRD_CHUNK"))
-    if (std::atoll(v) > 0) return std::min<int64_t>(std::atoll(v), std::max<int64_t>(1, sweeps_of(n)));
+  if (const int64_t c = env::integer("GPUEIG_SYTRD_CHUNK", 0, 1); c > 0)
+    return std::min<int64_t>(c, std::max<int64_t>(1, sweeps_of(n)));
   // The largest multiple of kApplyGroup sweeps within the budget (the first chunk is the
   // largest: its windows reach furthest).
   int64_t c = (sweeps_of(n) + kApplyGroup - 1) / kApplyGroup * kApplyGroup;
@@ -608,7 +609,7 @@ Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const
   // GPUEIG_SYTRD_ZROWS (32 or 64) lets the tests take either on any order.
   auto span = [&](int64_t rows) { return (n + rows * sms - 1) / (rows * sms) * rows; };
   bool rows32 = span(32) < span(64);
-  if (const char *v = std::getenv("GPUEIG_SYTRD_ZROWS")) rows32 = std::atoi(v) == 32;
+  if (const int z = env::choice("GPUEIG_SYTRD_ZROWS", {"auto", "32", "64"}, 0)) rows32 = z == 1;
   return rows32 ? apply_window_blocks<32>(st, z, ldz, n, U, s0, groups, P)
                 : apply_window_blocks<64>(st, z, ldz, n, U, s0, groups, P);
 }
@@ -616,8 +617,8 @@ Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const
 }  // namespace
 
 SytrdMethod sytrd_method() {
-  const char *v = std::getenv("GPUEIG_SYTRD_METHOD");
-  return v && std::strcmp(v, "tree") == 0 ? SytrdMethod::tree : SytrdMethod::two_stage;
+  return env::choice("GPUEIG_SYTRD_METHOD", {"two-stage", "tree"}, 0) == 1 ? SytrdMethod::tree
+                                                                           : SytrdMethod::two_stage;
 }
 
 size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode) {

@@ -36,19 +36,28 @@ void warn_once(const char *name, const char *value, const std::string &expected,
                expected.c_str(), using_what.c_str());
 }
 
-int64_t integer(const char *name, int64_t fallback, int64_t lo, int64_t hi) {
+bool read_integer(const char *name, int64_t *out, int64_t lo, int64_t hi,
+                  const std::string &consequence) {
   const char *v = raw(name);
-  if (!v) return fallback;
+  if (!v) return true;
   char *end = nullptr;
   errno = 0;
   const long long x = std::strtoll(v, &end, 10);
-  if (end != v && *end == '\0' && errno == 0 && x >= lo && x <= hi) return x;
+  if (end != v && *end == '\0' && errno == 0 && x >= lo && x <= hi) {
+    *out = x;
+    return true;
+  }
   std::string expected = "an integer";
   if (lo == 0 && hi == INT64_MAX) expected = "a non-negative integer";
   else if (hi == INT64_MAX) expected += " >= " + std::to_string(lo);
   else expected += " from " + std::to_string(lo) + " to " + std::to_string(hi);
-  warn_once(name, v, expected, "using " + std::to_string(fallback));
-  return fallback;
+  warn_once(name, v, expected, consequence);
+  return false;
+}
+
+int64_t integer(const char *name, int64_t fallback, int64_t lo, int64_t hi) {
+  int64_t x = fallback;
+  return read_integer(name, &x, lo, hi, "using " + std::to_string(fallback)) ? x : fallback;
 }
 
 bool flag(const char *name) {

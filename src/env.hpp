@@ -16,6 +16,12 @@ const char *raw(const char *name);
 // characters, out of range) is reported and gives `fallback`.
 int64_t integer(const char *name, int64_t fallback, int64_t lo = 0, int64_t hi = INT64_MAX);
 
+// The same, for a variable whose bad value has no default to fall back on: true and *out set for
+// a valid value, true and *out untouched when unset, false (reported with `consequence`) for a
+// bad value.
+bool read_integer(const char *name, int64_t *out, int64_t lo, int64_t hi,
+                  const std::string &consequence);
+
 // "0" or "1" (also "no"/"yes", "off"/"on", "false"/"true", any case); unset gives false.
 bool flag(const char *name);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpueig.h"
+#include "lapack_ref.hpp"
 
 namespace {
 
@@ -133,6 +134,31 @@ TEST_F(Arguments, GtsvPcr) {
   EXPECT_TRUE(B.untouched());
 }
 
+// NRHS = 0 is no quick return for DGTSV: it still factors the matrix and reports an exactly
+// singular one. The same INFO here, on either backend, and B (which may have no column) untouched.
+TEST_F(Arguments, GtsvPcrNoRightHandSideStillReportsSingularity) {
+  for (const char *backend : {"cpu", "gpu", "auto"}) {
+    gpueig_set_backend(backend);
+    for (int n : {1, 3, 7}) {
+      std::vector<double> dl(n, 0.0), d(n, 1.0), du(n, 0.0);
+      d[n / 2] = 0;  // U(n/2+1, n/2+1) = 0 in DGTSV's elimination
+      auto dl2 = dl, d2 = d, du2 = du;
+      std::vector<double> scratch(n, 0.0);
+      int zero = 0, info = kIPoison;
+      dgtsv_(&n, &zero, dl2.data(), d2.data(), du2.data(), scratch.data(), &n, &info);
+      ASSERT_EQ(info, n / 2 + 1);
+      double b = kPoison;
+      EXPECT_EQ(gpu_gtsv_pcr(n, 0, dl.data(), d.data(), du.data(), &b, n), info)
+          << "n=" << n << " backend " << backend;
+      EXPECT_EQ(b, kPoison);
+      d[n / 2] = 2;  // nonsingular: INFO 0
+      EXPECT_EQ(gpu_gtsv_pcr(n, 0, dl.data(), d.data(), du.data(), &b, n), 0);
+      EXPECT_EQ(b, kPoison);
+    }
+  }
+  gpueig_set_backend("auto");
+}
+
 TEST_F(Arguments, GtsvPcrBatch) {
   struct Case { int n, batch, stride, info; };
   const Case cases[] = {{-1, 1, 1, -1}, {4, -1, 4, -2}, {4, 1, 3, -7}, {0, 1, 0, -7},
@@ -175,7 +201,9 @@ TEST_F(Arguments, ToeplitzEig) {
       {'N', 'V', 4, 1, 0, 1, 1, 4, -6},  {'N', 'I', 4, 0, 0, 0, 1, 4, -7},
       {'N', 'I', 4, 0, 0, 5, 5, 4, -7},  {'N', 'I', 4, 0, 0, 2, 1, 4, -8},
       {'N', 'I', 4, 0, 0, 1, 5, 4, -8},  {'N', 'A', 4, 0, 0, 1, 1, 0, -13},
-      {'V', 'A', 4, 0, 0, 1, 1, 3, -13}, {'v', 'i', 4, 0, 0, 1, 9, 4, -8}};
+      {'V', 'A', 4, 0, 0, 1, 1, 3, -13}, {'v', 'i', 4, 0, 0, 1, 9, 4, -8},
+      // A NaN bound is rejected (documented: DSYEVR would bisect with it).
+      {'N', 'V', 4, kNaN, 1, 1, 1, 4, -6}, {'N', 'V', 4, 0, kNaN, 1, 1, 4, -6}};
   for (const Case &c : cases) {
     Buffers B;
     EXPECT_EQ(gpu_toeplitz_eig(c.jobz, c.range, c.n, B.t.data(), c.vl, c.vu, c.il, c.iu, 0.0,

@@ -2,6 +2,9 @@
 // backend, crossover overrides, device-failure fallback, and concurrent callers.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+
+#include <climits>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -162,6 +165,113 @@ TEST(Dispatch, ConcurrentCallsAreIndependent) {
     });
   for (auto &th : pool) th.join();
   for (int t = 0; t < threads; ++t) EXPECT_LE(worst[t], ratios::kThreshold) << "thread " << t;
+}
+
+// No exception crosses the C ABI. A GPU attempt that throws is a device failure: GPUEIG_ERR_DEVICE
+// when the GPU is forced (outputs untouched), the CPU's answer in auto; a CPU path that throws is
+// GPUEIG_ERR_MEMORY. The throws are injected (GPUEIG_FAULT_INJECT) inside the dispatched attempts.
+TEST(Barrier, ThrowingGpuAttemptIsADeviceFailure) {
+  ScopedEnv env{{"GPUEIG_FAULT_INJECT", "gpu_throw"}, {"GPUEIG_CROSSOVER_GTSV", "0"}};
+  const int n = 50;
+  System s = dominant_system(n, 3);
+  const std::vector<double> expect = reference_solve(s);
+  gpueig_set_backend("gpu");
+  std::vector<double> x = s.b;
+  EXPECT_EQ(gpu_gtsv_pcr(n, 1, s.a.dl.data(), s.a.d.data(), s.a.du.data(), x.data(), n),
+            GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(x, s.b);
+  EXPECT_STREQ(gpueig_last_backend(), "none");
+  std::vector<double> a = zoo::uniform(n * n, -1, 1, 4);
+  std::vector<int> ipiv(n, -1);
+  EXPECT_EQ(gpu_getrf_crout(n, n, a.data(), n, ipiv.data()), GPUEIG_ERR_DEVICE);
+  gpueig_set_backend("auto");  // auto tries the GPU only where one is usable
+  x = s.b;
+  ASSERT_EQ(gpu_gtsv_pcr(n, 1, s.a.dl.data(), s.a.d.data(), s.a.du.data(), x.data(), n), 0);
+  EXPECT_STREQ(gpueig_last_backend(), "cpu");
+  EXPECT_EQ(x, expect);
+}
+
+TEST(Barrier, ThrowingCpuPathIsAMemoryError) {
+  ScopedEnv env{{"GPUEIG_FAULT_INJECT", "cpu_throw"}};
+  gpueig_set_backend("cpu");
+  const int n = 20;
+  System s = dominant_system(n, 5);
+  std::vector<double> x = s.b;
+  EXPECT_EQ(gpu_gtsv_pcr(n, 1, s.a.dl.data(), s.a.d.data(), s.a.du.data(), x.data(), n),
+            GPUEIG_ERR_MEMORY);
+  EXPECT_STREQ(gpueig_last_backend(), "none");
+  std::vector<double> d(n, 2.0), e(n, 1.0), w(n);
+  std::vector<int> iblock(n), isplit(n);
+  int m = 0, nsplit = 0;
+  EXPECT_EQ(gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d.data(), e.data(), &m, &nsplit, w.data(),
+                      iblock.data(), isplit.data()),
+            GPUEIG_ERR_MEMORY);
+  gpueig_set_backend("auto");
+}
+
+// n = INT_MAX: the half blocks cannot exist (std::length_error / std::bad_alloc inside); the
+// call returns GPUEIG_ERR_MEMORY instead of ending the process. T is 16 GB of zero pages that
+// are mapped but never backed.
+TEST(Barrier, ToeplitzBeyondMemoryIsAMemoryError) {
+  const size_t bytes = static_cast<size_t>(INT_MAX) * sizeof(double);
+  void *p = mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) GTEST_SKIP() << "cannot reserve 16 GB of address space";
+  const double *t = static_cast<const double *>(p);
+  double w = 0;
+  int m = -1;
+  for (const char *backend : {"cpu", "auto"}) {
+    gpueig_set_backend(backend);
+    EXPECT_EQ(gpu_toeplitz_eig('N', 'I', INT_MAX, t, 0, 0, 1, 1, 0.0, &m, &w, &w, 1),
+              GPUEIG_ERR_MEMORY);
+    EXPECT_STREQ(gpueig_last_backend(), "none");
+  }
+  munmap(p, bytes);
+  gpueig_set_backend("auto");
+}
+
+// Every GPUEIG_* variable is validated: a bad value is reported once on stderr, never taken
+// silently as something else.
+TEST(EnvironmentValues, BadValuesAreReportedOnceAndTheDefaultKept) {
+  struct Case { const char *name, *value, *line_key, *expect_line; };
+  const Case cases[] = {
+      {"GPUEIG_CROSSOVER_GTSV", "-5", "gtsv:", "gtsv: n >= 16384"},
+      {"GPUEIG_CROSSOVER_STEBZ", "abc", "stebz:", "stebz: n >= 32"},
+      {"GPUEIG_CROSSOVER_GETRF", "12x", "getrf:", "getrf: min(m,n) >= 128"},
+      {"GPUEIG_CROSSOVER_SYTRD", "99999999999999999999", "sytrd:", "sytrd: n >= 1024"}};
+  for (const Case &c : cases) {
+    ScopedEnv env{{c.name, c.value}};
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(info_line(c.line_key), c.expect_line);
+    EXPECT_EQ(info_line(c.line_key), c.expect_line);
+    const std::string err = testing::internal::GetCapturedStderr();
+    const std::string want = std::string("gpueig: ignoring ") + c.name + "=" + c.value;
+    EXPECT_NE(err.find(want), std::string::npos) << err;
+    EXPECT_EQ(err.find(want), err.rfind(want)) << "reported more than once:\n" << err;
+  }
+}
+
+// Run by CTest with GPUEIG_LAPACK pointing at a library that does not exist (lapack_missing):
+// every CPU path returns GPUEIG_ERR_LAPACK, the reason (path and dlerror) is said once on stderr
+// and in gpueig_info(), and the thread's last backend is "none", not "cpu".
+TEST(LapackMissing, ReportedOnceWithPathAndReason) {
+  const char *lib = std::getenv("GPUEIG_LAPACK");
+  if (!lib || std::string(lib).find("nonexistent") == std::string::npos)
+    GTEST_SKIP() << "run by the lapack_missing test (GPUEIG_LAPACK=/nonexistent...)";
+  gpueig_set_backend("cpu");
+  System s = dominant_system(10, 1);
+  testing::internal::CaptureStderr();
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> x = s.b;
+    EXPECT_EQ(gpu_gtsv_pcr(10, 1, s.a.dl.data(), s.a.d.data(), s.a.du.data(), x.data(), 10),
+              GPUEIG_ERR_LAPACK);
+    EXPECT_STREQ(gpueig_last_backend(), "none");
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string want = std::string("cannot load ") + lib + ": ";
+  EXPECT_NE(err.find(want), std::string::npos) << err;
+  EXPECT_EQ(err.find(want), err.rfind(want)) << "reported more than once:\n" << err;
+  EXPECT_NE(info_line("LAPACK (CPU backend):").find("NOT LOADED: cannot load"), std::string::npos);
+  gpueig_set_backend("auto");
 }
 
 }  // namespace

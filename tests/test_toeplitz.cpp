@@ -289,4 +289,68 @@ TEST_F(ToeplitzTest, NonFiniteInputsAreRejected) {
       }
 }
 
+// Near underflow and overflow: T is scaled into the safe range first (as DSYEVR scales the dense
+// matrix), so the half blocks neither overflow (t(i) + t(j) near DBL_MAX) nor lose their entries
+// to underflow. The answer has the class DSYEVR gives on the dense T: the same M, the same
+// infinite eigenvalues (an eigenvalue beyond DBL_MAX overflows in both), the finite ones within
+// the test ratio (plus the subnormal grid's spacing, which no method can beat).
+TEST_F(ToeplitzTest, ExtremeScalesMatchDenseDsyevrsClassOfAnswer) {
+  const double dmax = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  struct Family { std::string name; zoo::Vec t; };
+  std::vector<Family> families;
+  for (int n : {3, 4, 5, 8, 17}) {
+    zoo::Vec spike(n, 0.0);
+    spike[1] = 1;  // t = {0, 1, 0, ...}: eigenvalues 2 cos(j pi / (n + 1))
+    families.push_back({"spike", spike});
+    zoo::Vec r = zoo::toeplitz("random", n, 7 * n);
+    double m = 0;
+    for (double x : r) m = std::max(m, std::fabs(x));
+    for (double &x : r) x /= m;
+    families.push_back({"random", r});
+    families.push_back({"ones", zoo::Vec(n, 1.0)});
+  }
+  for (const Family &f : families)
+    for (double s : {1e-320, 1e-310, 1e-300, 1e-200, 1e-160, 1e150, 1e200, 1e300, dmax / 2, dmax}) {
+      zoo::Vec t = f.t;
+      for (double &x : t) x *= s;
+      const int n = order_of(t);
+      const zoo::Vec dense = zoo::toeplitz_dense(t);
+      const double tnorm = std::min(ratios::norm1(n, n, dense.data(), n), dmax);
+      const double tol = ratios::kThreshold * n * ratios::kEps * tnorm + 4 * tiny;
+      std::vector<Query> qs = {{'A', 0, 0, 0, 0, "all"},
+                               {'I', 0, 0, 1, 1, "smallest"},
+                               {'I', 0, 0, n, n, "largest"},
+                               {'I', 0, 0, 2, n - 1, "inner"},
+                               {'V', -dmax, dmax, 0, 0, "all finite"},
+                               {'V', -dmax, 0.5 * s, 0, 0, "below s/2"}};
+      for (const Query &q : qs) {
+        SCOPED_TRACE(f.name + " n=" + std::to_string(n) + " scale " + std::to_string(s) + " " +
+                     describe(q));
+        const Spectrum ref = dense_dsyevr(t, q);
+        ASSERT_EQ(ref.info, 0) << "the reference failed";
+        const Result got = call_library('N', t, q, 1);
+        ASSERT_EQ(got.info, 0);
+        ASSERT_EQ(got.m, ref.m);
+        for (int i = 0; i < got.m; ++i) {
+          const double a = got.w[i], b = ref.w[i];
+          ASSERT_FALSE(std::isnan(a)) << "W(" << i + 1 << ")";
+          if (i > 0) ASSERT_LE(got.w[i - 1], a) << "W not ascending at " << i + 1;
+          if (std::isinf(b) || std::isinf(a)) {
+            // Both infinite alike, or the eigenvalue is within rounding of the overflow
+            // threshold (t = {0, DBL_MAX, ...} has eigenvalues 2 cos(j pi / (n+1)) DBL_MAX,
+            // exactly +-DBL_MAX for j = (n+1)/3), where either answer is right.
+            const double finite = std::isinf(a) ? b : a, inf = std::isinf(a) ? a : b;
+            if (!(a == b))
+              EXPECT_TRUE(std::isfinite(finite) && std::signbit(finite) == std::signbit(inf) &&
+                          std::fabs(finite) >= dmax - tol)
+                  << "W(" << i + 1 << ") = " << a << ", DSYEVR " << b;
+          } else {
+            EXPECT_LE(std::fabs(a - b), tol) << "W(" << i + 1 << ") = " << a << ", DSYEVR " << b;
+          }
+        }
+      }
+    }
+}
+
 }  // namespace
