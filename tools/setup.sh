@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what libgpueig needs to build and test on Debian 12+ / Ubuntu 24.04+:
 # a C/C++ and Fortran toolchain, CMake >= 3.25, OpenBLAS (with LAPACK), LAPACKE, GoogleTest,
-# pkg-config, and for the Python package's tests NumPy, SciPy, pytest, setuptools and wheel.
+# pkg-config, the distribution's NumPy and SciPy (the shim's test), and for the Python package's
+# tests NumPy, SciPy, pytest, setuptools and wheel.
 # The CUDA toolkit is not installed here: with nvcc present (on PATH or in /usr/local/cuda) the GPU
 # backend is built, without it the library is CPU-only.
 set -euo pipefail
+# python3-numpy and python3-scipy: the distribution's NumPy/SciPy, on the system LAPACK, which the
+# LD_PRELOAD shim's test runs under libgpueig_lapack.so.
 packages=(g++ gfortran make cmake pkg-config libopenblas-dev liblapacke-dev libgtest-dev
-          python3 python3-venv python3-pip)
+          python3 python3-venv python3-pip python3-numpy python3-scipy)
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then

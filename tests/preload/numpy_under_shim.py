@@ -1,0 +1,161 @@
+"""Debian's NumPy and SciPy (python3-numpy, python3-scipy: extension modules that load the
+system LAPACK with dlopen(RTLD_LOCAL), where dlsym(RTLD_NEXT) cannot see it) run a set of LAPACK
+calls without the shim and under LD_PRELOAD=libgpueig_lapack.so in several modes. Under the shim
+nothing may abort; a call the shim forwarded must give bit-identical results (the same LAPACK is
+underneath), a call it served must be within LAPACK's test ratios (threshold 30), and each call
+must show in GPUEIG_VERBOSE's log as intercepted.
+
+Usage: python3 numpy_under_shim.py SHIM MODE...   (MODE: auto | cpu | serve | gpu)
+Exit 77 (skipped) when this interpreter has no NumPy/SciPy built on the system LAPACK, except in
+CI (CI=true), where tools/setup.sh installs them and their absence is a failure.
+"""
+import json
+import os
+import subprocess
+import sys
+
+MARK = "@@call "
+
+# name: (expression computing the result, routine the shim must intercept)
+CALLS = {
+    "np.linalg.eigvalsh(eye(3))": ("np.linalg.eigvalsh(np.eye(3))", "dsyevd_"),
+    "np.linalg.eigvalsh": ("np.linalg.eigvalsh(A)", "dsyevd_"),
+    "np.linalg.eigvalsh tiny": ("np.linalg.eigvalsh(A * 1e-200)", "dsyevd_"),
+    "np.linalg.eigh": ("np.linalg.eigh(A)[0]", "dsyevd_"),
+    "scipy.linalg.eigvalsh ev": ("sl.eigvalsh(A, driver='ev')", "dsyev_"),
+    "scipy.linalg.eigvalsh evd": ("sl.eigvalsh(A, driver='evd')", "dsyevd_"),
+    "scipy.linalg.lu_factor": ("sl.lu_factor(B)", "dgetrf_"),
+    "scipy.linalg.solve_banded": ("sl.solve_banded((1, 1), AB, rhs)", "dgtsv_"),
+    "eigvalsh_tridiagonal stebz": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='stebz')", "dstebz_"),
+    "eigvalsh_tridiagonal sterf": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='sterf')", "dsterf_"),
+    "eigvalsh_tridiagonal sterf 1e-160": (
+        "sl.eigvalsh_tridiagonal(d * 1e-160, e * 1e-160, lapack_driver='sterf')", "dsterf_"),
+}
+MODES = {
+    "auto": {},
+    "cpu": {"GPUEIG_BACKEND": "cpu"},
+    "serve": {"GPUEIG_SHIM": "serve", "GPUEIG_BACKEND": "cpu"},
+    "gpu": {"GPUEIG_BACKEND": "gpu"},
+}
+
+
+def inputs():
+    """The matrices every run uses (the same seed in every process)."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    n = 60
+    A = rng.uniform(-1, 1, (n, n)); A = A + A.T
+    B = rng.uniform(-1, 1, (n, n))
+    d, e = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n - 1)
+    AB = np.vstack([np.r_[0, rng.uniform(-1, 1, n - 1)], rng.uniform(3, 4, n),
+                    np.r_[rng.uniform(-1, 1, n - 1), 0]])
+    rhs = rng.uniform(-1, 1, n)
+    return dict(A=A, B=B, d=d, e=e, AB=AB, rhs=rhs)
+
+
+def child():
+    """Runs every call, prints {name: [hex floats]} as JSON; a marker on stderr before each call."""
+    import numpy as np
+    import scipy.linalg as sl
+    scope = dict(inputs(), np=np, sl=sl)
+    out = {}
+    for name, (expr, _) in CALLS.items():
+        sys.stderr.write(MARK + name + "\n"); sys.stderr.flush()
+        r = eval(expr, scope)
+        parts = r if isinstance(r, tuple) else (r,)
+        out[name] = [float(x).hex() for p in parts for x in np.ravel(p)]
+    print(json.dumps(out))
+
+
+def run(env_extra, shim=None):
+    env = dict(os.environ, GPUEIG_VERBOSE="1", **env_extra)
+    env.pop("LD_PRELOAD", None)
+    if shim:
+        env["LD_PRELOAD"] = shim
+    p = subprocess.run([sys.executable, __file__, "--child"], env=env, capture_output=True,
+                       text=True, timeout=600)
+    logs, current = {}, None
+    for line in p.stderr.splitlines():
+        if line.startswith(MARK):
+            current = line[len(MARK):]
+            logs[current] = []
+        elif current is not None:
+            logs[current].append(line)
+    return p, logs
+
+
+def accuracy_ok(name, got, ref):
+    """Served results: eigenvalues within 30 n eps ||A||; factors and solutions by residual."""
+    import numpy as np
+    g = np.array([float.fromhex(x) for x in got])
+    r = np.array([float.fromhex(x) for x in ref])
+    if g.shape != r.shape or not np.all(np.isfinite(g)):
+        return False, "shape or non-finite values"
+    eps = np.finfo(float).eps
+    if "lu_factor" in name:  # compare the factorizations by their residuals' ratio
+        B = inputs()["B"]
+        n = B.shape[0]
+        lu, piv = g[:n * n].reshape(n, n), g[n * n:].astype(int)
+        L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
+        PA = B.copy()
+        for i, p in enumerate(piv):
+            PA[[i, p]] = PA[[p, i]]
+        ratio = np.linalg.norm(PA - L @ U, 1) / (n * np.linalg.norm(B, 1) * eps)
+        return ratio <= 30, f"||PA - LU|| ratio {ratio:.3g}"
+    scale = max(np.max(np.abs(r)), np.finfo(float).tiny)
+    ratio = np.max(np.abs(g - r)) / (len(r) * eps * scale)
+    return ratio <= 30, f"eigenvalue/solution ratio {ratio:.3g}"
+
+
+def main():
+    if sys.argv[1:2] == ["--child"]:
+        return child()
+    shim, modes = sys.argv[1], sys.argv[2:]
+    try:
+        import numpy  # noqa: F401
+        import scipy.linalg  # noqa: F401
+        system_lapack = "dist-packages" in numpy.__file__
+    except ImportError as err:
+        system_lapack, why = False, str(err)
+    else:
+        why = f"NumPy at {numpy.__file__} is not the distribution's"
+    if not system_lapack:
+        print(f"{sys.executable}: {why} (install python3-numpy python3-scipy)")
+        return 1 if os.environ.get("CI") == "true" else 77
+
+    plain, _ = run({})
+    if plain.returncode != 0:
+        print("plain run failed:\n" + plain.stderr)
+        return 1
+    ref = json.loads(plain.stdout)
+    failures, checked = 0, 0
+    for mode in modes:
+        p, logs = run(MODES[mode], shim)
+        if p.returncode != 0:
+            print(f"[{mode}] under the shim the process ended with {p.returncode}:\n{p.stderr}")
+            failures += 1
+            continue
+        got = json.loads(p.stdout)
+        for name, (_, routine) in CALLS.items():
+            checked += 1
+            lines = [l for l in logs.get(name, []) if l.startswith("gpueig-lapack: ")]
+            served = any("-> libgpueig" in l for l in lines)
+            if not any(l.startswith(f"gpueig-lapack: {routine} ") for l in lines):
+                print(f"[{mode}] {name}: {routine} was not intercepted; log: {lines}")
+                failures += 1
+            elif not served:
+                if got[name] != ref[name]:
+                    print(f"[{mode}] {name}: forwarded, but not bit-identical to the plain run")
+                    failures += 1
+            else:
+                ok, what = accuracy_ok(name, got[name], ref[name])
+                if not ok:
+                    print(f"[{mode}] {name}: served, {what} (threshold 30)")
+                    failures += 1
+            print(f"[{mode}] {name}: {'served' if served else 'forwarded'}")
+    print(f"{checked - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
