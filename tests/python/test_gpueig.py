@@ -243,3 +243,57 @@ def test_toeplitz_eig_matches_dense(n):
 def test_toeplitz_rejects_nan():
     with pytest.raises(ValueError, match="argument 4"):
         gpueig.toeplitz_eig(np.array([1.0, np.inf, 0.5]))
+
+
+# ---------------------------------------------------------------- argument types and ranges
+def test_integers_outside_c_int_or_not_integers_are_rejected():
+    d, e = np.full(10, 2.0), np.ones(9)
+    for il, iu in ((2**32 + 1, 2**32 + 3), (-2**31 - 1, 3), (1, 2**31)):
+        with pytest.raises(OverflowError):
+            gpueig.stebz(d, e, range="I", il=il, iu=iu)
+    for il, iu in ((1.9, 3), (1, "2"), (True, 2), (1, 2.0)):
+        with pytest.raises(TypeError):
+            gpueig.stebz(d, e, range="I", il=il, iu=iu)
+    with pytest.raises(TypeError):
+        gpueig.stebz(d, e, range="V", vl="0", vu=1)
+    with pytest.raises(TypeError):
+        gpueig.toeplitz_eig(np.ones(4), range="I", il=1, iu=np.float64(2.5))
+    with pytest.raises(OverflowError):
+        gpueig.backend_for("gtsv", 2**63)
+    # NumPy integers are integers.
+    r = gpueig.stebz(d, e, range="I", il=np.int64(1), iu=np.int32(3))
+    assert r.w.size == 3
+
+
+def test_names_with_nul_or_of_another_type_are_rejected():
+    for bad in ("cpu\0anything", "auto\0"):
+        with pytest.raises(ValueError):
+            gpueig.set_backend(bad)
+    with pytest.raises(TypeError):
+        gpueig.set_backend(b"cpu")
+    with pytest.raises(ValueError):
+        gpueig.backend_for("gtsv\0x", 10)
+    assert "backend policy: " + BACKEND in gpueig.info()  # unchanged
+
+
+def test_gtsv_without_right_hand_sides_reports_a_singular_matrix():
+    n = 5
+    d = np.ones(n); d[2] = 0
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.gtsv(np.zeros(n - 1), d, np.zeros(n - 1), np.zeros((n, 0)))
+    assert err.value.info == 3
+
+
+def test_missing_lapack_error_names_the_path_and_the_reason():
+    env = dict(os.environ, GPUEIG_LAPACK="/nonexistent/liblapack-missing.so")
+    code = ("import numpy as np, gpueig\n"
+            "gpueig.set_backend('cpu')\n"
+            "try:\n"
+            "    gpueig.gtsv(np.ones(2), np.full(3, 4.0), np.ones(2), np.ones(3))\n"
+            "except gpueig.GpueigError as e:\n"
+            "    print(e.info, e)\n")
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       check=True)
+    assert p.stdout.startswith("-1002 ")
+    assert "/nonexistent/liblapack-missing.so" in p.stdout and "No such file" in p.stdout
+    assert p.stderr.count("has no LAPACK") == 1 and "/nonexistent/liblapack-missing.so" in p.stderr

@@ -1,18 +1,25 @@
 """The Pythonic layer: argument validation, NumPy arrays in and out, INFO turned into exceptions."""
 import ctypes
 import functools
+import numbers
+import operator
 from collections import namedtuple
 
 import numpy as np
 
 from . import _library
 
-GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY = -1001, -1002, -1003
+GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, GPUEIG_ERR_INTERNAL = (
+    -1001, -1002, -1003, -1004)
 _LIBRARY_ERRORS = {
     GPUEIG_ERR_DEVICE: "the backend is forced to 'gpu' and the GPU could not run the call",
     GPUEIG_ERR_LAPACK: "the CPU backend could not load its LAPACK library",
     GPUEIG_ERR_MEMORY: "host workspace could not be allocated",
+    GPUEIG_ERR_INTERNAL: "an inner LAPACK call rejected what libgpueig passed it (a libgpueig "
+                         "defect: please report it)",
 }
+_INT_MIN, _INT_MAX = -2**31, 2**31 - 1
+_LLONG_MIN, _LLONG_MAX = -2**63, 2**63 - 1
 
 
 class GpueigError(RuntimeError):
@@ -62,6 +69,33 @@ def _fortran_copy(x, name, ndim=2):
     return np.array(_as_real(x, name, ndim), dtype=np.float64, order="F", copy=True)
 
 
+def _integer(value, name, lo=_INT_MIN, hi=_INT_MAX):
+    """value as a Python int that fits C's int (or [lo, hi]): TypeError for anything that is not
+    an integer (a float such as 1.9, a string, a bool), OverflowError outside the range. Never
+    wraps or truncates silently."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
+    if not lo <= v <= hi:
+        raise OverflowError(f"{name} = {v} does not fit the C type (range {lo} .. {hi})")
+    return v
+
+
+def _real(value, name):
+    """value as a float: TypeError for strings, complex numbers and other non-reals."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+def _order(n, name):
+    """An array dimension passed to C as int."""
+    return _integer(n, name, 0, _INT_MAX)
+
+
 def _option(value, name, allowed):
     v = str(value).upper()
     if len(v) != 1 or v not in allowed:
@@ -74,7 +108,12 @@ def _check(routine, info, argnames, conditions):
     if info == 0:
         return
     if info <= -1000:
-        raise GpueigError(routine, info, _LIBRARY_ERRORS.get(info, "library error"))
+        message = _LIBRARY_ERRORS.get(info, "library error")
+        if info == GPUEIG_ERR_LAPACK:  # the path and the loader's reason, as gpueig_info says them
+            text = _lib().gpueig_info().decode()
+            lines = [l for l in text.splitlines() if l.startswith("LAPACK (CPU backend):")]
+            message += ": " + (lines[0].split(":", 1)[1].strip() if lines else "reason unknown")
+        raise GpueigError(routine, info, message)
     if info < 0:
         raise ValueError(f"{routine}: argument {-info} ({argnames[-info - 1]}) has an illegal value")
     raise GpueigError(routine, info, conditions(info))
@@ -89,8 +128,8 @@ def _range_arguments(range, vl, vu, il, iu, n):
         raise ValueError("range='I' needs il and iu (1-based, inclusive)")
     if r == b"I" and n == 0:
         il, iu = 1, 0
-    return (r, float(vl) if r == b"V" else 0.0, float(vu) if r == b"V" else 0.0,
-            int(il) if r == b"I" else 0, int(iu) if r == b"I" else 0)
+    return (r, _real(vl, "vl") if r == b"V" else 0.0, _real(vu, "vu") if r == b"V" else 0.0,
+            _integer(il, "il") if r == b"I" else 0, _integer(iu, "iu") if r == b"I" else 0)
 
 
 def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol=0.0):
@@ -101,7 +140,7 @@ def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol
     nsplit) with w of length m, iblock (1-based block of each eigenvalue) and isplit[:nsplit].
     """
     d = _vector(d, "d")
-    n = d.size
+    n = _order(d.size, "len(d)")
     e = _vector(e, "e", max(n - 1, 0))
     r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
     o = _option(order, "order", "BE")
@@ -110,7 +149,7 @@ def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol
     isplit = np.zeros(max(n, 1), dtype=np.intc)
     e_arg = e if e.size else np.zeros(1)
     m, nsplit = ctypes.c_int(0), ctypes.c_int(0)
-    info = _lib().gpu_stebz(r, o, n, vl, vu, il, iu, float(abstol), _double_ptr(d), _double_ptr(e_arg),
+    info = _lib().gpu_stebz(r, o, n, vl, vu, il, iu, _real(abstol, "abstol"), _double_ptr(d), _double_ptr(e_arg),
                             ctypes.byref(m), ctypes.byref(nsplit), _double_ptr(w), _int_ptr(iblock),
                             _int_ptr(isplit))
     _check("stebz", info, ["range", "order", "n", "vl", "vu", "il", "iu", "abstol",
@@ -127,7 +166,7 @@ def gtsv(dl, d, du, b):
     """Solves tridiag(dl, d, du) x = b (LAPACK dgtsv). b is (n,) or (n, nrhs); returns x, the same
     shape. dl, d, du and b are not modified."""
     d = _vector(d, "d")
-    n = d.size
+    n = _order(d.size, "len(d)")
     dl, du = _vector(dl, "dl", max(n - 1, 0)), _vector(du, "du", max(n - 1, 0))
     b_arr = np.asarray(b)
     one_rhs = b_arr.ndim == 1
@@ -135,7 +174,7 @@ def gtsv(dl, d, du, b):
     if x.shape[0] != n:
         raise ValueError(f"b must have {n} rows, got shape {b_arr.shape}")
     pad = np.zeros(1)
-    info = _lib().gpu_gtsv_pcr(n, x.shape[1], _double_ptr(dl if dl.size else pad), _double_ptr(d),
+    info = _lib().gpu_gtsv_pcr(n, _order(x.shape[1], "nrhs"), _double_ptr(dl if dl.size else pad), _double_ptr(d),
                                _double_ptr(du if du.size else pad), _double_ptr(x), max(n, 1))
     _check("gtsv", info, ["n", "nrhs", "dl", "d", "du", "b", "ldb"],
            lambda i: f"U({i},{i}) is exactly zero: the matrix is singular")
@@ -152,7 +191,7 @@ def gtsv_batch(dl, d, du, b):
     system solved).
     """
     d = np.ascontiguousarray(_as_real(d, "d", 2))
-    batch, n = d.shape
+    batch, n = _order(d.shape[0], "batch"), _order(d.shape[1], "n")
     x = np.array(_as_real(b, "b", 2), dtype=np.float64, order="C", copy=True)
     if x.shape != (batch, n):
         raise ValueError(f"b must have shape {(batch, n)}, got {x.shape}")
@@ -188,7 +227,7 @@ def getrf(a):
     in its `lu` and `piv` attributes.
     """
     lu = _fortran_copy(a, "a")
-    m, n = lu.shape
+    m, n = _order(lu.shape[0], "m"), _order(lu.shape[1], "n")
     ipiv = np.zeros(max(min(m, n), 1), dtype=np.intc)
     info = _lib().gpu_getrf_crout(m, n, _double_ptr(lu), max(m, 1), _int_ptr(ipiv))
     piv = ipiv[:min(m, n)].astype(np.int32) - 1
@@ -208,7 +247,7 @@ def sytrd_givens(a, vect="V", uplo="L", q=None):
     triangle of a that is read. Returns (d, e, Q) with Q None for vect 'N'.
     """
     work = _fortran_copy(a, "a")
-    n = work.shape[0]
+    n = _order(work.shape[0], "n")
     if work.shape != (n, n):
         raise ValueError(f"a must be square, got shape {work.shape}")
     v = _option(vect, "vect", "NVU")
@@ -234,7 +273,7 @@ def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abs
     """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
     column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]."""
     t = _vector(t, "t")
-    n = t.size
+    n = _order(t.size, "len(t)")
     jz = _option(jobz, "jobz", "NV")
     r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
     w = np.empty(max(n, 1))
@@ -242,7 +281,7 @@ def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abs
     ldz = max(n, 1) if jz == b"V" else 1
     m = ctypes.c_int(0)
     info = _lib().gpu_toeplitz_eig(jz, r, n, _double_ptr(t if n else np.zeros(1)), vl, vu, il, iu,
-                                   float(abstol), ctypes.byref(m), _double_ptr(w), _double_ptr(z), ldz)
+                                   _real(abstol, "abstol"), ctypes.byref(m), _double_ptr(w), _double_ptr(z), ldz)
     _check("toeplitz_eig", info, ["jobz", "range", "n", "t (NaN or Inf)", "vl", "vu", "il", "iu",
                                   "abstol", "m", "w", "z", "ldz"],
            lambda i: f"the eigensolver of a half block failed (info {i})")
@@ -255,15 +294,25 @@ def backend():
     return _lib().gpueig_last_backend().decode()
 
 
+def _name(value, what):
+    """A str without NUL characters, encoded for C (a NUL would cut the name short in C)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__} {value!r}")
+    if "\0" in value:
+        raise ValueError(f"{what} must not contain NUL characters, got {value!r}")
+    return value.encode()
+
+
 def set_backend(name):
     """Sets the process-wide policy: 'auto', 'gpu' or 'cpu'."""
-    if _lib().gpueig_set_backend(str(name).encode()) != 0:
+    if _lib().gpueig_set_backend(_name(name, "backend")) != 0:
         raise ValueError(f"unknown backend {name!r}: use 'auto', 'gpu' or 'cpu'")
 
 
 def backend_for(routine, size):
     """The backend a call of routine ('gtsv', 'stebz', ...) of this size would use now."""
-    r = _lib().gpueig_backend_for(str(routine).encode(), int(size))
+    r = _lib().gpueig_backend_for(_name(routine, "routine"),
+                                  _integer(size, "size", _LLONG_MIN, _LLONG_MAX))
     if r is None:
         raise ValueError(f"unknown routine {routine!r}")
     return r.decode()
@@ -280,3 +329,4 @@ def version():
 def info():
     """The build and run-time description `gpueig info` prints."""
     return _lib().gpueig_info().decode()
+
