@@ -81,6 +81,13 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, zmode, dwork)
                                        : sytrd_tree(st, n, da, n, dd, de, dz, n);
   if (!s) return s;
+  // A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
+  // by up to 8x) is never returned: LAPACK recomputes it, and gives its own answer there.
+  if (!(s = check_finite(st, dd, n, n, 1, flag)) ||
+      (n > 1 && !(s = check_finite(st, de, n, n - 1, 1, flag))) ||
+      (wantz && !(s = check_finite(st, dz, n, n, n, flag))) || !(s = fetch_flag(st, flag, &bad)))
+    return s;
+  if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: reduced by LAPACK");
   if (!(s = download(*ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
   if (n > 1 && !(s = download(*ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
   // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.

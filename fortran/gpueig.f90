@@ -17,11 +17,12 @@ module gpueig
             gpu_toeplitz_eig
   public :: gpueig_version, gpueig_gpu_available, gpueig_last_backend, gpueig_set_backend
   public :: gpueig_backend_for, gpueig_info, gpueig_string
-  public :: GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, c_null_char
+  public :: GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, GPUEIG_ERR_INTERNAL, c_null_char
 
   integer(c_int), parameter :: GPUEIG_ERR_DEVICE = -1001
   integer(c_int), parameter :: GPUEIG_ERR_LAPACK = -1002
   integer(c_int), parameter :: GPUEIG_ERR_MEMORY = -1003
+  integer(c_int), parameter :: GPUEIG_ERR_INTERNAL = -1004
 
   interface
     integer(c_int) function gpu_sytrd_givens(vect, uplo, n, a, lda, d, e, q, ldq) &

@@ -59,6 +59,12 @@ extern "C" {
  *          VECT = 'N': not referenced.
  *  9 LDQ   LDQ >= 1, and LDQ >= max(1, N) if VECT = 'V' or 'U'.
  * Characters are case-insensitive. INFO = 0 or -i.
+ * Special values: a triangle UPLO with a NaN or an infinite entry is reduced by DSYTRD itself,
+ * which propagates them. No scaling is done (as DSYTRD): on the GPU an entry can grow by up to 8x
+ * inside a block product, and a GPU reduction whose D, E or Q is not finite is never returned
+ * but recomputed by DSYTRD (+ DORGTR), whose answer is then returned, Inf or NaN included. Tested
+ * finite and accurate for entries from 1e-300 to 1e306. (DSYEV scales A into
+ * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] before DSYTRD; the LD_PRELOAD shim's dsyev_/dsyevd_ do.)
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
                      double *d, double *e, double *q, int ldq);
@@ -90,6 +96,12 @@ GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
  *        3 both; 4 Gershgorin interval too small (no eigenvalues computed).
  * Deviations: a NaN or infinite entry of D (E) is rejected as an illegal value, INFO = -9 (-10),
  * instead of running LAPACK's bisection on it; a NaN VL or VU is rejected with INFO = -5.
+ * Scale: DSTEBZ's contract holds at every scale, its limits included (T is not scaled): an
+ * off-diagonal entry with E(i)^2 below |D(i) D(i+1)| ULP^2 + SAFMIN (so every |E(i)| below about
+ * 1.5e-154) is treated as zero, which makes a matrix of entries that small come back with wrong
+ * eigenvalues and no error; where E(i)^2 overflows (|E(i)| above about 1.3e154) bisection does not
+ * converge (INFO = 1, as DSTEBZ). Scale T into [1e-100, 1e100] first; DSTERF scales, and the
+ * LD_PRELOAD shim's dsterf_ and dsyev(d)_ scale as DSTERF and DSYEV do before they call this.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, int il, int iu,
               double abstol, const double *d, const double *e,
@@ -111,7 +123,12 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
  *  7 LDB   LDB >= max(1, N).
  * INFO = 0, -i, or i > 0: U(i,i) is exactly zero in DGTSV's elimination with partial pivoting,
  *        the matrix is singular and no solution was computed (B is then as DGTSV leaves it).
+ *        With NRHS = 0 the matrix is still factored (as DGTSV does) and INFO says whether it
+ *        is singular; B is not referenced then.
  * Deviation: DL, D and DU are left unchanged (DGTSV overwrites them with its factorization).
+ * Special values: a NaN or infinite entry fails the GPU result's check, and DGTSV solves that
+ * system (NaN and Inf propagate as in DGTSV). No scaling (as DGTSV). Tested for diagonally
+ * dominant systems scaled from 1e-300 to DBL_MAX/16: X agrees with DGTSV's to 1e-12.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b, int ldb);
 
@@ -148,7 +165,9 @@ GPUEIG_API int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
  * The output is what DGETRS expects. On the GPU the matrix is copied to the device whole (it
  * must fit there next to about 3 MB of workspace; under the auto policy a matrix that does not
  * fit is factored on the CPU). A matrix with NaN or Inf entries is factored by DGETRF itself,
- * whose INFO there depends on its BLAS.
+ * whose INFO there depends on its BLAS. No scaling (as DGETRF): entries of U can overflow where
+ * DGETRF's do (element growth); tested for matrices scaled from 1e-300 to 1e306: the same IPIV
+ * as DGETRF and its residual ratio.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
 
@@ -170,8 +189,17 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * 12 Z      (LDZ, max(1,M)) JOBZ = 'V': orthonormal eigenvectors, column i for W(i).
  *           Not referenced if JOBZ = 'N'.
  * 13 LDZ    LDZ >= 1, and LDZ >= N if JOBZ = 'V'.
- * INFO = 0, -i, or i > 0: an internal error in the eigensolver of a half block (as DSYEVR).
- * Deviation: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4.
+ * INFO = 0, -i, or i > 0: an internal error in the eigensolver of a half block (as DSYEVR);
+ *        GPUEIG_ERR_MEMORY: a half block does not fit in memory.
+ * Deviations: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4; a NaN VL
+ * or VU with RANGE = 'V' is rejected with INFO = -6 (DSYEVR would bisect with it).
+ * Scale: as DSYEVR scales the dense matrix, T is scaled by a power of two into
+ * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] when max|t| lies outside it (and VL, VU, ABSTOL with it),
+ * so the half blocks neither overflow nor lose entries to underflow; eigenvalues beyond DBL_MAX
+ * come back as -Inf or +Inf, where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
+ * workspace of the inner LAPACK calls is sized in 64 bits; a half block of order 32767 or more
+ * with eigenvectors (RANGE = 'A') is solved by DSYEVR instead of DSYEVD, whose workspace would
+ * exceed an LP64 INTEGER.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, double vl, double vu,
                      int il, int iu, double abstol, int *m, double *w, double *z, int ldz);

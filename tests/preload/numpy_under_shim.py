@@ -112,13 +112,16 @@ def main():
         return child()
     shim, modes = sys.argv[1], sys.argv[2:]
     try:
-        import numpy  # noqa: F401
+        import numpy.linalg._umath_linalg as umath_linalg
         import scipy.linalg  # noqa: F401
-        system_lapack = "dist-packages" in numpy.__file__
-    except ImportError as err:
+        # The distribution's NumPy links the system LAPACK (liblapack.so.3); a wheel's bundles
+        # its own under other names, which no LD_PRELOAD shim can serve.
+        needed = subprocess.run(["ldd", umath_linalg.__file__], capture_output=True,
+                                text=True).stdout
+        system_lapack = "liblapack.so" in needed
+        why = f"NumPy at {umath_linalg.__file__} does not use the system LAPACK"
+    except (ImportError, OSError) as err:
         system_lapack, why = False, str(err)
-    else:
-        why = f"NumPy at {numpy.__file__} is not the distribution's"
     if not system_lapack:
         print(f"{sys.executable}: {why} (install python3-numpy python3-scipy)")
         return 1 if os.environ.get("CI") == "true" else 77

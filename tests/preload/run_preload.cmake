@@ -2,7 +2,8 @@
 # LD_PRELOAD=SHIM and requires the same output in every mode, and a log showing the calls
 # intercepted: the default (auto) policy; GPUEIG_BACKEND=cpu (the CPU fallback must reach the real
 # LAPACK, never the shim again); and GPUEIG_SHIM=serve with GPUEIG_BACKEND=cpu (every intercepted
-# call served through libgpueig, dsterf_ and dsyev(d)_ included).
+# call served through libgpueig, dsterf_ and dsyev(d)_ included). No mode may print a warning about
+# the environment.
 cmake_policy(VERSION 3.25)
 function(run_program out_var err_var)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARGN} ${PROGRAM} ${ARG}
@@ -20,9 +21,13 @@ if(plain_err MATCHES "gpueig")
   message(FATAL_ERROR "libgpueig answered without LD_PRELOAD:\n${plain_err}")
 endif()
 
-foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=serve;GPUEIG_BACKEND=cpu")
+# GPUEIG_SHIM's value is case-insensitive (SERVE was once ignored silently).
+foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEIG_BACKEND=cpu")
   run_program(out err LD_PRELOAD=${SHIM} GPUEIG_VERBOSE=1 ${mode})
   message(STATUS "under LD_PRELOAD with ${mode}:\n${err}")
+  if(err MATCHES "gpueig: ignoring")
+    message(FATAL_ERROR "a setting was rejected (${mode}):\n${err}")
+  endif()
   if(NOT out STREQUAL plain)
     message(FATAL_ERROR "output differs under LD_PRELOAD (${mode}):\n--- plain\n${plain}\n--- preload\n${out}")
   endif()
@@ -34,7 +39,7 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=serve;GPUEI
       message(FATAL_ERROR "the log does not show '${call}' intercepted (${mode})")
     endif()
   endforeach()
-  if(mode MATCHES "serve")
+  if(mode MATCHES "SERVE")
     foreach(call "dsterf_ n=200 -> libgpueig gpu_stebz" "dsyevd_ n=60 JOBZ=N -> libgpueig"
                  "dsyev_ n=60 JOBZ=N -> libgpueig")
       if(NOT err MATCHES "gpueig-lapack: ${call}")
