@@ -377,6 +377,11 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   }
   isplit.push_back(n);
   pivmin *= kSafeMin;
+  // Where some E(i)^2 overflows, PIVMIN is infinite and DSTEBZ's bisection cannot converge
+  // (INFO = 1); the GPU's counts, on T scaled to about 1, would report success with eigenvalues
+  // bracketed to an infinite tolerance. DSTEBZ's own arithmetic answers instead.
+  if (!std::isfinite(pivmin))
+    return Status::fail(Status::unsafe, "E(i)^2 overflows: DSTEBZ on the CPU, as LAPACK would");
   const int nsplit = static_cast<int>(isplit.size());
   // RANGE 'I' on an unsplit matrix needs no interval (WL, WU]: eigenvalues IL..IU of the one
   // block are searched by index directly, which is what DSTEBZ's interval and discarding amount

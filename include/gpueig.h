@@ -193,10 +193,11 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  *        GPUEIG_ERR_MEMORY: a half block does not fit in memory.
  * Deviations: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4; a NaN VL
  * or VU with RANGE = 'V' is rejected with INFO = -6 (DSYEVR would bisect with it).
- * Scale: as DSYEVR scales the dense matrix, T is scaled by a power of two into
- * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] when max|t| lies outside it (and VL, VU, ABSTOL with it),
- * so the half blocks neither overflow nor lose entries to underflow; eigenvalues beyond DBL_MAX
- * come back as -Inf or +Inf, where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
+ * Scale: as DSYEVR scales the dense matrix, T is scaled by a power of two to just under
+ * sqrt(EPS/SAFMIN) when max|t| lies above it (and VL, VU, ABSTOL with it), so the half blocks
+ * cannot overflow (tiny T needs no help: the half blocks' sums are exact, and the inner DSYEVD /
+ * DSYEVR scale a tiny block themselves); eigenvalues beyond DBL_MAX come back as -Inf or +Inf,
+ * where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
  * workspace of the inner LAPACK calls is sized in 64 bits; a half block of order 32767 or more
  * with eigenvectors (RANGE = 'A') is solved by DSYEVR instead of DSYEVD, whose workspace would
  * exceed an LP64 INTEGER.

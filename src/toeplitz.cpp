@@ -121,20 +121,19 @@ int solve_half(const lapack::Table &L, char jobz, char range, double vl, double 
   return solve_half_dsyevr(L, jobz, range, vl, vu, iu, abstol, hb);
 }
 
-// DSYEVR's scaling, by a power of two (exact): T is scaled when max|t| is below
-// RMIN = sqrt(SAFMIN/EPS) or above RMAX = 1/RMIN, so that the half blocks (sums of two entries
-// and sqrt(2) times an entry) can neither overflow nor lose their small entries to underflow.
-// Returns the factor sigma (1 when no scaling is needed); the eigenvalues are those of sigma T.
+// The scaling that keeps the half blocks finite, by a power of two (exact): when max|t| is above
+// DSYEVR's RMAX = sqrt(EPS/SAFMIN), T is brought just under it (as DSYEVR scales the dense matrix),
+// so that t(i) + t(j) and sqrt(2) t(k) cannot overflow. Small T is left as it is: the half blocks'
+// sums of tiny entries are exact, and DSYEVD / DSYEVR scale a block below their RMIN themselves
+// (scaling it here as well would only move their rounding). Returns the factor sigma (1 when no
+// scaling is needed); the eigenvalues are those of sigma T.
 double toeplitz_scale(int64_t n, const double *t) {
   double tmax = 0;
   for (int64_t i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(t[i]));
-  const double eps = std::numeric_limits<double>::epsilon();
-  const double rmin = std::sqrt(std::numeric_limits<double>::min() / eps), rmax = 1 / rmin;
-  if (tmax == 0 || (tmax >= rmin && tmax <= rmax)) return 1;
-  // The power of two that brings tmax just inside [rmin, rmax].
-  const int e = tmax > rmax ? static_cast<int>(std::floor(std::log2(rmax / tmax)))
-                            : static_cast<int>(std::ceil(std::log2(rmin / tmax)));
-  return std::ldexp(1.0, e);
+  const double eps = std::numeric_limits<double>::epsilon() / 2;  // DLAMCH('E')
+  const double rmax = std::sqrt(eps / std::numeric_limits<double>::min());
+  if (!(tmax > rmax)) return 1;
+  return std::ldexp(1.0, static_cast<int>(std::floor(std::log2(rmax / tmax))));
 }
 
 // Column `col` of the half's eigenvectors, lifted to the length-n eigenvector of T.
@@ -153,7 +152,8 @@ int toeplitz_cpu(char jobz, char range, int n, const double *t, double vl, doubl
                  int iu, double abstol, int *m, double *w, double *z, int ldz) {
   const lapack::Table *L = lapack::table();
   if (!L) return GPUEIG_ERR_LAPACK;
-  // Scale T into the safe range (as DSYEVR scales the dense matrix), and with it VL, VU, ABSTOL.
+  // Scale a huge T into the safe range (as DSYEVR scales the dense matrix), and with it VL, VU,
+  // ABSTOL.
   const double sigma = toeplitz_scale(n, t);
   std::vector<double> scaled;
   if (sigma != 1) {
