@@ -125,10 +125,14 @@ class Feed final : public GetrfFeed {
   }
 
   // The transfer side cannot start: arrive() returns `why` instead of waiting.
-  void fail(const Status &why) {
+  void fail(const Status &why) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     upload_failed_ = true;
-    why_ = why;
+    try {
+      why_ = why;
+    } catch (...) {  // no memory for the reason: the code alone
+      why_.code = why.code;
+    }
     changed_.notify_all();
   }
 
@@ -250,13 +254,25 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   bool bad = false;                  // set by stage(): read once the transfer side is done
   Status moved = Status::success();  // the transfer side's outcome
   bool threaded = static_cast<size_t>(m) * n * kD >= kStagingMinBytes;
+  const Status transfer_failed = Status::fail(Status::device_error, "transfer thread: exception");
   std::thread worker;
   if (threaded) {
     try {
       worker = std::thread([&] {
-        DeviceScope on_this_thread;
-        if (!(moved = on_this_thread.status())) return feed.fail(moved);
-        if ((moved = feed.stage(&bad)) && !bad) moved = feed.drain();
+        // An exception must not leave a thread (std::terminate would end the caller's process):
+        // one here (host memory for the transfer bookkeeping) fails the transfer side.
+        try {
+          DeviceScope on_this_thread;
+          if (!(moved = on_this_thread.status())) return feed.fail(moved);
+          if ((moved = feed.stage(&bad)) && !bad) moved = feed.drain();
+        } catch (...) {
+          feed.fail(transfer_failed);
+          try {
+            moved = transfer_failed;
+          } catch (...) {
+            moved.code = Status::device_error;
+          }
+        }
       });
     } catch (...) {  // no thread to be had: do it in turn
       threaded = false;
