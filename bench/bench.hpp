@@ -99,4 +99,8 @@ void bench_getrf(cudaStream_t stream, bool quick, bool panel_only);
 // the auto crossover.
 void bench_sytrd(cudaStream_t stream, bool quick);
 
+// The toeplitz rows (bench/toeplitz_bench.cu): the host call beside cuSOLVER dsyevd / dsyevdx on
+// the dense T (device-resident) and OpenBLAS dsyevd, and the auto crossover sweep.
+void bench_toeplitz(cudaStream_t stream, bool quick);
+
 }  // namespace bench

@@ -7,7 +7,10 @@
 //         and vs OpenBLAS dgetrf (bench/getrf_bench.cu).
 //   sytrd: device-resident vs cuSOLVER dsytrd (values) and dsytrd + dorgtr (with Q), vs the seed's
 //         tree method; host call vs OpenBLAS dsytrd (bench/sytrd_bench.cu).
+//   toeplitz: host call vs cuSOLVER dsyevd / dsyevdx on the dense T (device-resident) and OpenBLAS
+//         dsyevd (bench/toeplitz_bench.cu).
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
+//          [--toeplitz]
 //   (only those rows; --getrf-panel: the getrf panel timings alone)
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -455,7 +458,8 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false;
+  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false,
+       only_toeplitz = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -463,8 +467,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
     else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
     else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
+    else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--toeplitz]\n", argv[0]);
       return 2;
     }
   }
@@ -481,6 +486,11 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_toeplitz) {
+    bench::bench_toeplitz(s, quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
   if (only_sytrd) {
     bench::bench_sytrd(s, quick);
     print_and_save(json, prop.name, copy, -1);
@@ -524,6 +534,7 @@ int main(int argc, char **argv) {
   }
   bench::bench_getrf(s, quick, false);
   bench::bench_sytrd(s, quick);
+  bench::bench_toeplitz(s, quick);
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

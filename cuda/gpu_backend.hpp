@@ -63,4 +63,15 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
              int *isplit, int *info);
 
+// The tridiagonal forms of the two half blocks of the symmetric Toeplitz matrix T(i,j) =
+// t(|i-j|) (t on the host: n >= 1 finite entries, already scaled so that the blocks cannot
+// overflow): halves[0] of the symmetric eigenvectors (order n - n/2, with the middle row for odd
+// n), halves[1] of the skew-symmetric ones (order n/2). Both are formed on the device from t and
+// reduced there at once; d and e come back to the host.
+struct ToeplitzHalves {
+  int64_t size = 0;
+  std::vector<double> d, e;  // d: size entries (at least 1), e: size - 1 (at least 1)
+};
+Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves);
+
 }  // namespace gpueig::gpu

@@ -28,7 +28,7 @@ const RoutineInfo kRoutines[] = {
     {"stebz", true, 32, "n"},
     {"gtsv", true, 16384, "n"},
     {"getrf", true, 128, "min(m,n)"},
-    {"toeplitz", false, kNever, "n"},
+    {"toeplitz", true, 2048, "n"},
 };
 
 std::atomic<int> g_policy{-1};

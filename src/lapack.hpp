@@ -15,6 +15,7 @@ using dstebz_t = void (*)(const char *range, const char *order, const int *n, co
                           const double *d, const double *e, int *m, int *nsplit, double *w,
                           int *iblock, int *isplit, double *work, int *iwork, int *info,
                           size_t, size_t);
+using dsterf_t = void (*)(const int *n, double *d, double *e, int *info);
 using dgetrf_t = void (*)(const int *m, const int *n, double *a, const int *lda, int *ipiv,
                           int *info);
 using dsytrd_t = void (*)(const char *uplo, const int *n, double *a, const int *lda, double *d,
@@ -38,6 +39,7 @@ using dgemm_t = void (*)(const char *ta, const char *tb, const int *m, const int
 struct Table {
   dgtsv_t dgtsv;
   dstebz_t dstebz;
+  dsterf_t dsterf;
   dgetrf_t dgetrf;
   dsytrd_t dsytrd;
   dorgtr_t dorgtr;

@@ -7,20 +7,28 @@
 //   symm. vectors x = [u; Ju]/sqrt2       :  (A + H) u = lambda u           (n even, size k)
 //                 x = [u/sqrt2; b; Ju/sqrt2] : [[A + H, sqrt2 a], [sqrt2 a', t0]] (n odd, size k+1,
 //                                             a(i) = t(k-i))
-// Both halves are solved with LAPACK (DSYEVD for all eigenvalues, DSYEVR for a range) and the
-// spectra merged: about a quarter of the dense work.
+// Eigenvalues only (JOBZ = 'N'): both halves are reduced to tridiagonal form (DSYTRD on the CPU;
+// on the GPU, formed from t and reduced there at once, cuda/toeplitz.cu), their eigenvalues found
+// (DSTERF or DSTEBZ; the GPU's bisection) and the two spectra merged; for RANGE 'I' Sturm counts
+// on both tridiagonal matrices together first fix how many of the wanted eigenvalues each half
+// holds, so no more are computed than returned. With eigenvectors (JOBZ = 'V', on the CPU) each
+// half is solved by DSYEVD (all) or DSYEVR (a range) and the vectors lifted to length n. Either
+// way about a quarter of the dense work.
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <new>
 #include <vector>
 
 #include "checks.hpp"
 #include "dispatch.hpp"
+#include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 #include "lapack_workspace.hpp"
+#include "sturm.hpp"
 
 namespace gpueig {
 namespace {
@@ -121,19 +129,22 @@ int solve_half(const lapack::Table &L, char jobz, char range, double vl, double 
   return solve_half_dsyevr(L, jobz, range, vl, vu, iu, abstol, hb);
 }
 
-// The scaling that keeps the half blocks finite, by a power of two (exact): when max|t| is above
-// DSYEVR's RMAX = sqrt(EPS/SAFMIN), T is brought just under it (as DSYEVR scales the dense matrix),
-// so that t(i) + t(j) and sqrt(2) t(k) cannot overflow. Small T is left as it is: the half blocks'
-// sums of tiny entries are exact, and DSYEVD / DSYEVR scale a block below their RMIN themselves
-// (scaling it here as well would only move their rounding). Returns the factor sigma (1 when no
-// scaling is needed); the eigenvalues are those of sigma T.
-double toeplitz_scale(int64_t n, const double *t) {
+// DSYEVR's scaling, by a power of two (exact): max|t| above RMAX = sqrt(EPS/SAFMIN) is brought
+// just under it, so that the half blocks' t(i) + t(j) and sqrt(2) t(k) cannot overflow; with
+// `tiny`, max|t| below RMIN = 1/RMAX is brought just over it, as bisection (DSTEBZ, and the GPU's)
+// needs: it treats every off-diagonal below sqrt(SAFMIN) as zero. The dense solvers of the vectors
+// path scale a tiny block themselves (scaling it here too would only move their rounding), so
+// they get tiny = false. Returns the factor sigma (1: no scaling); the eigenvalues are those of
+// sigma T.
+double toeplitz_scale(int64_t n, const double *t, bool tiny) {
   double tmax = 0;
   for (int64_t i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(t[i]));
   const double eps = std::numeric_limits<double>::epsilon() / 2;  // DLAMCH('E')
-  const double rmax = std::sqrt(eps / std::numeric_limits<double>::min());
-  if (!(tmax > rmax)) return 1;
-  return std::ldexp(1.0, static_cast<int>(std::floor(std::log2(rmax / tmax))));
+  const double rmax = std::sqrt(eps / std::numeric_limits<double>::min()), rmin = 1 / rmax;
+  if (tmax > rmax) return std::ldexp(1.0, static_cast<int>(std::floor(std::log2(rmax / tmax))));
+  if (tiny && tmax > 0 && tmax < rmin)
+    return std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(rmin / tmax))));
+  return 1;
 }
 
 // Column `col` of the half's eigenvectors, lifted to the length-n eigenvector of T.
@@ -148,38 +159,51 @@ void lift_vector(int64_t n, int sign, const Half &hb, int64_t col, double *x) {
   if (n % 2 == 1) x[k] = (sign > 0) ? u[k] : 0.0;
 }
 
-int toeplitz_cpu(char jobz, char range, int n, const double *t, double vl, double vu, int il,
-                 int iu, double abstol, int *m, double *w, double *z, int ldz) {
-  const lapack::Table *L = lapack::table();
-  if (!L) return GPUEIG_ERR_LAPACK;
-  // Scale a huge T into the safe range (as DSYEVR scales the dense matrix), and with it VL, VU,
-  // ABSTOL.
-  const double sigma = toeplitz_scale(n, t);
+// The problem as the solvers see it: T scaled as toeplitz_scale says, and VL, VU, ABSTOL with it;
+// W is divided by sigma at the end.
+struct Problem {
   std::vector<double> scaled;
-  if (sigma != 1) {
-    scaled.resize(n);
-    for (int i = 0; i < n; ++i) scaled[i] = t[i] * sigma;
-    t = scaled.data();
-    vl *= sigma;
-    vu *= sigma;
-    if (abstol > 0) abstol *= sigma;
+  const double *t;
+  double sigma, vl, vu, abstol;
+  bool empty = false;  // RANGE 'V' whose interval lies beyond the spectrum: M = 0
+};
+
+Problem prepare(int n, const double *t, char range, double vl, double vu, double abstol,
+                bool scale_tiny) {
+  Problem p{{}, t, toeplitz_scale(n, t, scale_tiny), vl, vu, abstol};
+  if (p.sigma != 1) {
+    p.scaled.resize(n);
+    for (int i = 0; i < n; ++i) p.scaled[i] = t[i] * p.sigma;
+    p.t = p.scaled.data();
+    p.vl *= p.sigma;
+    p.vu *= p.sigma;
+    if (p.abstol > 0) p.abstol *= p.sigma;
   }
   if (lsame(range, 'V')) {
     // No eigenvalue of T lies outside [-B, B], B = ||T||_1 <= 2 n max|t|: bounds beyond it (an
     // infinite VL or VU, or one that overflowed in the scaling) are pulled in to 2B, which selects
     // the same eigenvalues and keeps every bound finite inside LAPACK.
     double tmax = 0;
-    for (int i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(t[i]));
+    for (int i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(p.t[i]));
     const double b = 4.0 * n * std::max(tmax, std::numeric_limits<double>::min());
-    vl = std::clamp(vl, -b, b);
-    vu = std::clamp(vu, -b, b);
-    if (!(vl < vu)) return 0;  // (VL, VU] lies beyond the spectrum: M = 0
+    p.vl = std::clamp(p.vl, -b, b);
+    p.vu = std::clamp(p.vu, -b, b);
+    p.empty = !(p.vl < p.vu);
   }
+  return p;
+}
+
+// ---- Eigenvectors (JOBZ = 'V'): the dense half blocks by DSYEVD / DSYEVR ---------------------
+
+int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w, double *z,
+                int ldz) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
   Half halves[2];
   const int signs[2] = {+1, -1};
   for (int h = 0; h < 2; ++h) {
-    build_half(n, t, signs[h], halves[h]);
-    int info = solve_half(*L, jobz, range, vl, vu, iu, abstol, halves[h]);
+    build_half(n, p.t, signs[h], halves[h]);
+    int info = solve_half(*L, 'V', range, p.vl, p.vu, iu, p.abstol, halves[h]);
     if (info != 0) return info;
     halves[h].h = {};  // free the block (if DSYEVD did not turn it into Z) before the next one
   }
@@ -197,12 +221,187 @@ int toeplitz_cpu(char jobz, char range, int n, const double *t, double vl, doubl
   }
   *m = static_cast<int>(last - first);
   for (size_t i = first; i < last; ++i) {
-    w[i - first] = all[i].value / sigma;  // may overflow to +-Inf, as DSYEVR's unscaling does
-    if (lsame(jobz, 'V'))
-      lift_vector(n, signs[all[i].half], halves[all[i].half], all[i].col,
-                  z + static_cast<int64_t>(i - first) * ldz);
+    w[i - first] = all[i].value;
+    lift_vector(n, signs[all[i].half], halves[all[i].half], all[i].col,
+                z + static_cast<int64_t>(i - first) * ldz);
   }
   return 0;
+}
+
+// ---- Eigenvalues (JOBZ = 'N'): the two halves' tridiagonal forms ------------------------------
+
+using Tridiagonal = gpu::ToeplitzHalves;  // size, d, e: one half's tridiagonal form
+
+// The halves' tridiagonal forms on the CPU: each block formed and reduced by DSYTRD in turn.
+int cpu_tridiagonals(const lapack::Table &L, int n, const double *t, Tridiagonal out[2]) {
+  const int signs[2] = {+1, -1};
+  for (int h = 0; h < 2; ++h) {
+    Half hb;
+    build_half(n, t, signs[h], hb);
+    Tridiagonal &tr = out[h];
+    tr.size = hb.size;
+    tr.d.assign(std::max<int64_t>(hb.size, 1), 0.0);
+    tr.e.assign(std::max<int64_t>(hb.size - 1, 1), 0.0);
+    if (hb.size == 0) continue;
+    int k = static_cast<int>(hb.size), lwork = -1, info = 0;
+    double query = 0;
+    std::vector<double> tau(std::max(k - 1, 1));
+    L.dsytrd("L", &k, hb.h.data(), &k, tr.d.data(), tr.e.data(), tau.data(), &query, &lwork,
+             &info, 1);
+    if (info != 0) return inner(info);
+    const int64_t len = lapack::workspace_length(query, 1);
+    if (len < 0) throw std::bad_alloc();
+    std::vector<double> work(len);
+    lwork = static_cast<int>(len);
+    L.dsytrd("L", &k, hb.h.data(), &k, tr.d.data(), tr.e.data(), tau.data(), work.data(), &lwork,
+             &info, 1);
+    if (info != 0) return inner(info);
+  }
+  return 0;
+}
+
+// Number of eigenvalues of the tridiagonal matrix <= x (DLAEBZ's count), and its PIVMIN.
+struct Counter {
+  std::vector<SturmRow> rows;
+  double pivmin = 1;
+  explicit Counter(const Tridiagonal &tr) : rows(std::max<int64_t>(tr.size, 1)) {
+    double e2max = 0;
+    for (int64_t j = 0; j < tr.size; ++j) {
+      const double e2 = j > 0 ? tr.e[j - 1] * tr.e[j - 1] : 0.0;
+      rows[j] = {tr.d[j], e2};
+      e2max = std::max(e2max, e2);
+    }
+    pivmin = std::numeric_limits<double>::min() * std::max(1.0, e2max);
+  }
+  int64_t operator()(double x, int64_t size) const {
+    return size ? sturm_count(rows.data(), size, x, pivmin) : 0;
+  }
+};
+
+// How many of the r smallest eigenvalues of T lie in the first half (the rest in the second): by
+// bisection on x for a point below which exactly r eigenvalues of the two halves together lie, or,
+// in a cluster narrower than rounding, a split of the cluster (its eigenvalues are equal to
+// working accuracy, so either half may supply them).
+int64_t first_half_share(const Tridiagonal h[2], const Counter c[2], int64_t r) {
+  const int64_t total = h[0].size + h[1].size;
+  if (r <= 0) return 0;
+  if (r >= total) return h[0].size;
+  double lo = 0, hi = 0;  // Gershgorin bounds of both halves
+  for (int k = 0; k < 2; ++k)
+    for (int64_t j = 0; j < h[k].size; ++j) {
+      const double off = (j > 0 ? std::fabs(h[k].e[j - 1]) : 0.0) +
+                         (j + 1 < h[k].size ? std::fabs(h[k].e[j]) : 0.0);
+      lo = std::min(lo, h[k].d[j] - off);
+      hi = std::max(hi, h[k].d[j] + off);
+    }
+  const double pad = 2 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(lo), std::fabs(hi)) +
+                     2 * std::max(c[0].pivmin, c[1].pivmin);
+  lo -= pad;
+  hi += pad;  // N(lo) = 0, N(hi) = total
+  for (int it = 0; it < 256; ++it) {  // capped: each step halves (lo, hi] until it cannot
+    const double mid = lo + (hi - lo) / 2;
+    if (!(mid > lo && mid < hi)) break;
+    const int64_t n0 = c[0](mid, h[0].size), n = n0 + c[1](mid, h[1].size);
+    if (n == r) return n0;
+    (n < r ? lo : hi) = mid;
+  }
+  // (lo, hi] holds a cluster across the r-th eigenvalue: the first half gives what it has there,
+  // up to the number still needed.
+  const int64_t lo0 = c[0](lo, h[0].size), hi0 = c[0](hi, h[0].size);
+  const int64_t need = r - lo0 - c[1](lo, h[1].size);
+  return lo0 + std::clamp<int64_t>(need, 0, hi0 - lo0);
+}
+
+// Eigenvalues of one tridiagonal half into w (ascending), *m of them: RANGE 'A', 'V' (VL, VU]
+// or 'I' (il..iu of this half). Returns INFO (DSTEBZ's), or a library error.
+using HalfSolver = std::function<int(const Tridiagonal &, char, double, double, int, int, double,
+                                     int *, double *)>;
+
+int values_from_halves(char range, const Problem &p, int il, int iu, const Tridiagonal h[2],
+                       const HalfSolver &solve, int *m, double *w) {
+  int ranges[2][2] = {{1, static_cast<int>(h[0].size)}, {1, static_cast<int>(h[1].size)}};
+  if (lsame(range, 'I')) {
+    // Global IL..IU split by Sturm counts on both halves together: half 0 supplies its
+    // a0+1..b0, half 1 its (IL-1-a0)+1..(IU-b0).
+    const Counter c[2] = {Counter(h[0]), Counter(h[1])};
+    const int64_t a0 = first_half_share(h, c, il - 1);
+    // Each share is valid on its own; two separate bisections through one cluster could still
+    // disagree, so b0 is kept within [a0, a0 + IU - IL + 1] (both halves' ranges stay valid).
+    const int64_t b0 = std::clamp<int64_t>(first_half_share(h, c, iu), a0, a0 + iu - il + 1);
+    ranges[0][0] = static_cast<int>(a0 + 1);
+    ranges[0][1] = static_cast<int>(b0);
+    ranges[1][0] = static_cast<int>(il - 1 - a0 + 1);
+    ranges[1][1] = static_cast<int>(iu - b0);
+  }
+  std::vector<double> part[2];
+  int count[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    if (h[k].size == 0 || ranges[k][0] > ranges[k][1]) continue;
+    part[k].assign(h[k].size, 0.0);
+    const char r = lsame(range, 'I') ? 'I' : range;
+    const int info = solve(h[k], r, p.vl, p.vu, ranges[k][0], ranges[k][1], p.abstol, &count[k],
+                           part[k].data());
+    if (info != 0) return info;
+  }
+  std::merge(part[0].begin(), part[0].begin() + count[0], part[1].begin(),
+             part[1].begin() + count[1], w);
+  *m = count[0] + count[1];
+  return 0;
+}
+
+// One half's eigenvalues by LAPACK: DSTERF for all of them (QR, as DSYEVD does), DSTEBZ for a
+// range (as DSYEVR does without vectors).
+int half_values_cpu(const lapack::Table &L, const Tridiagonal &tr, char range, double vl,
+                    double vu, int il, int iu, double abstol, int *m, double *w) {
+  int n = static_cast<int>(tr.size), info = 0;
+  if (lsame(range, 'A')) {
+    std::vector<double> e(tr.e);
+    std::copy(tr.d.begin(), tr.d.begin() + n, w);
+    L.dsterf(&n, w, e.data(), &info);
+    *m = info == 0 ? n : 0;
+    return info;
+  }
+  int nsplit = 0;
+  std::vector<int> iblock(n), isplit(n), iwork(3 * static_cast<size_t>(n));
+  std::vector<double> work(4 * static_cast<size_t>(n));
+  L.dstebz(&range, "E", &n, &vl, &vu, &il, &iu, &abstol, tr.d.data(), tr.e.data(), m, &nsplit, w,
+           iblock.data(), isplit.data(), work.data(), iwork.data(), &info, 1, 1);
+  return inner(info);
+}
+
+int values_cpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  Tridiagonal halves[2];
+  if (int info = cpu_tridiagonals(*L, n, p.t, halves)) return info;
+  return values_from_halves(
+      range, p, il, iu, halves,
+      [&](const Tridiagonal &tr, char r, double vl, double vu, int l, int u, double tol, int *mm,
+          double *ww) { return half_values_cpu(*L, tr, r, vl, vu, l, u, tol, mm, ww); },
+      m, w);
+}
+
+// The GPU method: the halves' tridiagonal forms from the device, their eigenvalues by the GPU's
+// bisection. Any device failure fails the whole attempt (the CPU then recomputes it).
+gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w,
+                       int *info) {
+  Tridiagonal halves[2];
+  gpu::Status st = gpu::toeplitz_tridiagonals(n, p.t, halves);
+  if (!st) return st;
+  *info = values_from_halves(
+      range, p, il, iu, halves,
+      [&](const Tridiagonal &tr, char r, double vl, double vu, int l, int u, double tol, int *mm,
+          double *ww) {
+        const int64_t k = tr.size;
+        std::vector<int> iblock(k), isplit(k);
+        int nsplit = 0, half_info = 0;
+        if (st) st = gpu::stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
+                                tr.e.data(), mm, &nsplit, ww, iblock.data(), isplit.data(),
+                                &half_info);
+        return st ? half_info : GPUEIG_ERR_DEVICE;
+      },
+      m, w);
+  return st;
 }
 
 }  // namespace
@@ -227,15 +426,27 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
     *m = 0;
     if (n == 0) return 0;
 
-    // No GPU method yet: choose() says so (and honours the policy) for the verbose log.
-    Decision how = choose(Routine::toeplitz, n);
-    int info;
-    try {
-      info = toeplitz_cpu(jobz, range, n, t, vl, vu, il, iu, abstol, m, w, z, ldz);
-    } catch (...) {
-      info = GPUEIG_ERR_MEMORY;  // a half block (or its workspace) cannot be allocated
+    const Problem p = prepare(n, t, range, vl, vu, abstol, !wantz);
+    if (p.empty) {
+      call.done(Backend::cpu, "(VL, VU] beyond the spectrum");
+      return 0;
     }
-    call.done(backend_of_cpu_result(info), how.why);
+    int info;
+    if (wantz) {  // eigenvectors: on the CPU until the library has GPU eigenvectors
+      try {
+        info = vectors_cpu(range, n, p, il, iu, m, w, z, ldz);
+      } catch (...) {
+        info = GPUEIG_ERR_MEMORY;  // a half block (or its workspace) cannot be allocated
+      }
+      call.done(backend_of_cpu_result(info), "eigenvectors: CPU method");
+    } else {
+      info = run_dispatched(
+          call, Routine::toeplitz, n,
+          [&](int &gpu_info) { return values_gpu(range, n, p, il, iu, m, w, &gpu_info); },
+          [&] { return values_cpu(range, n, p, il, iu, m, w); });
+    }
+    if (info == 0 && p.sigma != 1)
+      for (int i = 0; i < *m; ++i) w[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
     return info;
   });
 }

@@ -97,7 +97,7 @@ TEST(Dispatch, BackendForFollowsThePolicy) {
   EXPECT_STREQ(gpueig_backend_for("gtsv", 1), "gpu");      // forced, whatever the size
   EXPECT_STREQ(gpueig_backend_for("getrf", 1 << 20), "gpu");
   EXPECT_STREQ(gpueig_backend_for("sytrd", 1 << 20), "gpu");
-  EXPECT_STREQ(gpueig_backend_for("toeplitz", 1 << 20), "cpu");  // no GPU method yet
+  EXPECT_STREQ(gpueig_backend_for("toeplitz", 1 << 20), "gpu");
   EXPECT_EQ(gpueig_backend_for("potrf", 10), nullptr);
   EXPECT_EQ(gpueig_backend_for(nullptr, 10), nullptr);
   gpueig_set_backend("auto");

@@ -239,7 +239,8 @@ Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed) {
 }
 
 std::vector<std::string> toeplitz_kinds() {
-  return {"random", "kms", "tridiagonal", "circulant", "clustered", "tiny", "huge"};
+  return {"random", "kms", "tridiagonal", "circulant", "clustered", "identity", "prolate", "tiny",
+          "huge"};
 }
 
 Vec toeplitz(const std::string &kind, int n, uint64_t seed) {
@@ -257,6 +258,12 @@ Vec toeplitz(const std::string &kind, int n, uint64_t seed) {
   } else if (kind == "clustered") {
     t = scaled(uniform(n, -1, 1, seed), 1e-10);
     t[0] = 1.0;
+  } else if (kind == "identity") {  // one n-fold eigenvalue, shared by both halves
+    if (n > 0) t[0] = 1.0;
+  } else if (kind == "prolate") {  // bandwidth 1/4: eigenvalues cluster at 0 (down to ~1e-300) and 1
+    const double w = 0.25, pi = std::acos(-1.0);
+    if (n > 0) t[0] = 2 * w;
+    for (int k = 1; k < n; ++k) t[k] = std::sin(2 * pi * w * k) / (pi * k);
   } else {
     throw std::invalid_argument("unknown toeplitz kind " + kind);
   }

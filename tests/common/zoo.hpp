@@ -46,7 +46,8 @@ std::vector<std::string> symmetric_kinds();
 Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed = 1);
 
 // First column t of a symmetric Toeplitz matrix.
-// kinds: "random", "kms", "tridiagonal", "circulant", "clustered", "tiny", "huge"
+// kinds: "random", "kms", "tridiagonal", "circulant" (symmetric; eigenvalues repeated across the
+// two halves), "clustered", "identity", "prolate" (clusters at 0 and 1), "tiny", "huge"
 std::vector<std::string> toeplitz_kinds();
 Vec toeplitz(const std::string &kind, int n, uint64_t seed = 1);
 Vec toeplitz_dense(const Vec &t);  // the n x n matrix, leading dimension n
