@@ -65,12 +65,14 @@ Ours ours(const std::vector<double> &t, int il, int iu, int reps, const char *po
   return o;
 }
 
-// cuSOLVER dsyevd (il = 0) or dsyevdx (RANGE I, il..iu) on the dense T, device-resident: the
-// matrix is reset from a pristine copy before each run (not timed). reps = 0: one timed run.
+// cuSOLVER syevd (il = 0) or syevdx (RANGE I, il..iu), the 64-bit API in double precision, on
+// the dense T, device-resident: the matrix is reset from a pristine copy before each run (not
+// timed). reps = 0: one timed run.
 double cusolver_dense(cudaStream_t s, cusolverDnHandle_t h, const std::vector<double> &t, int il,
                       int iu, int reps, std::vector<double> *w_out) {
   const int64_t n = static_cast<int64_t>(t.size());
-  double *dt = nullptr, *a0 = nullptr, *a = nullptr, *w = nullptr, *work = nullptr;
+  double *dt = nullptr, *a0 = nullptr, *a = nullptr, *w = nullptr;
+  void *work = nullptr;
   int *info = nullptr;
   CUDA_OK(cudaMalloc(&dt, n * sizeof(double)));
   CUDA_OK(cudaMalloc(&a0, n * n * sizeof(double)));
@@ -80,27 +82,33 @@ double cusolver_dense(cudaStream_t s, cusolverDnHandle_t h, const std::vector<do
   CUDA_OK(cudaMemcpy(dt, t.data(), n * sizeof(double), cudaMemcpyHostToDevice));
   dense_toeplitz<<<8192, 256, 0, s>>>(dt, n, a0);
   CUDA_OK(cudaGetLastError());
-  const int nn = static_cast<int>(n);
-  int lwork = 0, found = 0;
+  cusolverDnParams_t params;
+  SOLVER_OK(cusolverDnCreateParams(&params));
+  const auto jobz = CUSOLVER_EIG_MODE_NOVECTOR;
+  const auto uplo = CUBLAS_FILL_MODE_LOWER;
+  size_t dbytes = 0, hbytes = 0;
+  int64_t found = 0;
+  double vl = 0, vu = 0;
   if (il == 0)
-    SOLVER_OK(cusolverDnDsyevd_bufferSize(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, nn,
-                                          a, nn, w, &lwork));
+    SOLVER_OK(cusolverDnXsyevd_bufferSize(h, params, jobz, uplo, n, CUDA_R_64F, a, n, CUDA_R_64F,
+                                          w, CUDA_R_64F, &dbytes, &hbytes));
   else
-    SOLVER_OK(cusolverDnDsyevdx_bufferSize(h, CUSOLVER_EIG_MODE_NOVECTOR, CUSOLVER_EIG_RANGE_I,
-                                           CUBLAS_FILL_MODE_LOWER, nn, a, nn, 0.0, 0.0, il, iu,
-                                           &found, w, &lwork));
-  CUDA_OK(cudaMalloc(&work, std::max(lwork, 1) * sizeof(double)));
+    SOLVER_OK(cusolverDnXsyevdx_bufferSize(h, params, jobz, CUSOLVER_EIG_RANGE_I, uplo, n,
+                                           CUDA_R_64F, a, n, &vl, &vu, il, iu, &found,
+                                           CUDA_R_64F, w, CUDA_R_64F, &dbytes, &hbytes));
+  CUDA_OK(cudaMalloc(&work, std::max<size_t>(dbytes, 1)));
+  std::vector<char> hwork(std::max<size_t>(hbytes, 1));
   auto reset = [&] {
     CUDA_OK(cudaMemcpyAsync(a, a0, n * n * sizeof(double), cudaMemcpyDeviceToDevice, s));
   };
   auto run = [&] {
     if (il == 0)
-      SOLVER_OK(cusolverDnDsyevd(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, nn, a, nn,
-                                 w, work, lwork, info));
+      SOLVER_OK(cusolverDnXsyevd(h, params, jobz, uplo, n, CUDA_R_64F, a, n, CUDA_R_64F, w,
+                                 CUDA_R_64F, work, dbytes, hwork.data(), hbytes, info));
     else
-      SOLVER_OK(cusolverDnDsyevdx(h, CUSOLVER_EIG_MODE_NOVECTOR, CUSOLVER_EIG_RANGE_I,
-                                  CUBLAS_FILL_MODE_LOWER, nn, a, nn, 0.0, 0.0, il, iu, &found, w,
-                                  work, lwork, info));
+      SOLVER_OK(cusolverDnXsyevdx(h, params, jobz, CUSOLVER_EIG_RANGE_I, uplo, n, CUDA_R_64F, a,
+                                  n, &vl, &vu, il, iu, &found, CUDA_R_64F, w, CUDA_R_64F, work,
+                                  dbytes, hwork.data(), hbytes, info));
   };
   double ms;
   if (reps > 0) {
@@ -115,7 +123,8 @@ double cusolver_dense(cudaStream_t s, cusolverDnHandle_t h, const std::vector<do
   }
   w_out->resize(il == 0 ? n : found);
   CUDA_OK(cudaMemcpy(w_out->data(), w, w_out->size() * sizeof(double), cudaMemcpyDeviceToHost));
-  for (void *p : {(void *)dt, (void *)a0, (void *)a, (void *)w, (void *)work, (void *)info}) cudaFree(p);
+  cusolverDnDestroyParams(params);
+  for (void *p : {(void *)dt, (void *)a0, (void *)a, (void *)w, work, (void *)info}) cudaFree(p);
   return ms;
 }
 

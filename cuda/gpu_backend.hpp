@@ -2,6 +2,7 @@
 // Implemented by the .cu files of this folder, or by src/gpu_absent.cpp in a CPU-only build.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,9 @@ struct ToeplitzHalves {
   int64_t size = 0;
   std::vector<double> d, e;  // d: size entries (at least 1), e: size - 1 (at least 1)
 };
-Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves);
+// then(h), when given, runs right after half h is reduced, in the same host thread (so the two
+// halves' next steps overlap too); its failure is the call's.
+Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                             const std::function<Status(int)> &then = {});
 
 }  // namespace gpueig::gpu

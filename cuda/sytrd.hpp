@@ -59,4 +59,19 @@ Status sytrd_band_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz
 Status sytrd_take_tridiagonal(cudaStream_t stream, int64_t n, const double *base, int64_t stride,
                               double *d, double *e);
 
+// What an orthogonal similarity A -> T keeps, checked after every reduction on the GPU so that
+// a wrong tridiagonal form is never returned (it is recomputed by LAPACK instead): ||A||_F and
+// trace(A), of A / amax (no overflow). The two-stage method returns a wrong T on some inputs
+// (Kac-Murdock-Szego matrices 0.5^|i-j| from n = 63; README "Known problems"); this check is
+// what catches it, and it costs one pass over A.
+struct SimilarityInvariants {
+  double amax, sumsq, trace;  // max |a|; sum of (a / amax)^2; sum of a(i,i) / amax
+};
+// Queued on `stream`, into *inv (device memory), from the full symmetric n x n matrix a.
+Status similarity_invariants(cudaStream_t stream, const double *a, int64_t lda, int64_t n,
+                             SimilarityInvariants *inv);
+// Whether T = tridiag(e, d, e) (host, n >= 1) has A's Frobenius norm and trace, to within
+// 30 n ulp of ||A||_F (a correct reduction is within about 2 n ulp).
+bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *d, const double *e);
+
 }  // namespace gpueig::gpu

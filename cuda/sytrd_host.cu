@@ -3,6 +3,7 @@
 // (cuda/sytrd_chase.cu, cuda/sytrd_tree.cu) reduces it, and D, E and Q come back. A itself is
 // not written back: its contents on exit are unspecified (include/gpueig.h).
 #include <algorithm>
+#include <cmath>
 
 #include "context.hpp"
 #include "device_util.hpp"
@@ -35,7 +36,64 @@ unsigned grid_for(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>(8192, (count + 255) / 256));
 }
 
+// inv->amax = max |a| (non-negative doubles order as their bit patterns do).
+__global__ void amax_kernel(const double *a, int64_t lda, int64_t n, SimilarityInvariants *inv) {
+  double m = 0;
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x)
+    m = fmax(m, fabs(a[idx % n + idx / n * lda]));
+  for (int o = 16; o > 0; o /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
+  if ((threadIdx.x & 31) == 0)
+    atomicMax(reinterpret_cast<unsigned long long *>(&inv->amax),
+              static_cast<unsigned long long>(__double_as_longlong(m)));
+}
+
+// inv->sumsq += sum (a / amax)^2, inv->trace += sum a(i,i) / amax.
+__global__ void sums_kernel(const double *a, int64_t lda, int64_t n, SimilarityInvariants *inv) {
+  const double scale = inv->amax > 0 ? inv->amax : 1.0;
+  double sq = 0, tr = 0;
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = idx % n, j = idx / n;
+    const double v = a[i + j * lda] / scale;
+    sq = fma(v, v, sq);
+    if (i == j) tr += v;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    sq += __shfl_xor_sync(0xffffffffu, sq, o);
+    tr += __shfl_xor_sync(0xffffffffu, tr, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(&inv->sumsq, sq);
+    atomicAdd(&inv->trace, tr);
+  }
+}
+
 }  // namespace
+
+Status similarity_invariants(cudaStream_t st, const double *a, int64_t lda, int64_t n,
+                             SimilarityInvariants *inv) {
+  Status s = check(cudaMemsetAsync(inv, 0, sizeof(SimilarityInvariants), st), "cudaMemsetAsync");
+  if (!s) return s;
+  amax_kernel<<<grid_for(n * n), 256, 0, st>>>(a, lda, n, inv);
+  if (!(s = check_launch("sytrd amax_kernel"))) return s;
+  sums_kernel<<<grid_for(n * n), 256, 0, st>>>(a, lda, n, inv);
+  return check_launch("sytrd sums_kernel");
+}
+
+bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *d, const double *e) {
+  const double scale = inv.amax > 0 ? inv.amax : 1.0;
+  double sq = 0, tr = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = d[i] / scale;
+    sq += v * v;
+    tr += v;
+  }
+  for (int64_t i = 0; i + 1 < n; ++i) sq += 2 * (e[i] / scale) * (e[i] / scale);
+  const double fa = std::sqrt(inv.sumsq), ft = std::sqrt(sq);
+  const double tol = 30.0 * static_cast<double>(n) * 0x1p-52 * fa;
+  return std::fabs(ft - fa) <= tol && std::fabs(tr - inv.trace) <= tol;
+}
 
 Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
              double *q, int64_t ldq) {
@@ -53,11 +111,12 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   const SytrdZ zmode = vect == 'V' ? SytrdZ::form : vect == 'U' ? SytrdZ::update : SytrdZ::none;
   const size_t work = method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0;
   StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat * (wantz ? 2 : 1) + 2 * vec + 256 + work))) return s;
+  if (!(s = buf.allocate(mat * (wantz ? 2 : 1) + 2 * vec + 512 + work))) return s;
   double *da = buf.as<double>(), *dz = wantz ? buf.as<double>(mat) : nullptr;
   double *dd = buf.as<double>(mat * (wantz ? 2 : 1)), *de = dd + vec / kD;
   int *flag = buf.as<int>(mat * (wantz ? 2 : 1) + 2 * vec);
-  void *dwork = buf.get() + mat * (wantz ? 2 : 1) + 2 * vec + 256;
+  auto *dinv = buf.as<SimilarityInvariants>(mat * (wantz ? 2 : 1) + 2 * vec + 256);
+  void *dwork = buf.get() + mat * (wantz ? 2 : 1) + 2 * vec + 512;
 
   // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
   // (the NaN check included) looks at it.
@@ -70,6 +129,7 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   int bad = 0;
   if (!(s = fetch_flag(st, flag, &bad))) return s;
   if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
+  if (!(s = similarity_invariants(st, da, n, n, dinv))) return s;
 
   if (vect == 'V') {
     identity_kernel<<<grid_for(n * n), 256, 0, st>>>(dz, n, n);
@@ -90,6 +150,16 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: reduced by LAPACK");
   if (!(s = download(*ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
   if (n > 1 && !(s = download(*ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
+  // T must keep A's Frobenius norm and trace; checked before Q is written (Q_in stays intact for
+  // the CPU's recompute). d and e are the CPU's to overwrite then.
+  SimilarityInvariants inv{};
+  if (!(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st),
+                  "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "sytrd")))
+    return s;
+  if (!keeps_invariants(inv, n, d, e))
+    return Status::fail(Status::unsafe,
+                        "the GPU's T does not keep A's Frobenius norm and trace: reduced by LAPACK");
   // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.
   if (wantz && !(s = download(*ctx, q, ldq * kD, dz, n * kD, n * kD, n)))
     return vect == 'U' ? Status::fail(Status::output_lost, s.reason) : s;

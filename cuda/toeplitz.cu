@@ -50,10 +50,11 @@ Status reduce_half(int64_t n, const double *t, int sign, int64_t size, double *d
   const size_t mat = align_up(size_t(size) * size * kD), vec = align_up(size_t(std::max<int64_t>(size, n)) * kD);
   const size_t work = sytrd_two_stage_bytes(size, SytrdZ::none);
   StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat + 3 * vec + work))) return s;
+  if (!(s = buf.allocate(mat + 3 * vec + 256 + work))) return s;
   double *h = buf.as<double>(), *dt = buf.as<double>(mat), *dd = buf.as<double>(mat + vec),
          *de = buf.as<double>(mat + 2 * vec);
-  void *dwork = buf.get() + mat + 3 * vec;
+  auto *dinv = buf.as<SimilarityInvariants>(mat + 3 * vec);
+  void *dwork = buf.get() + mat + 3 * vec + 256;
   if (!(s = check(cudaMemcpyAsync(dt, t, n * kD, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync")))
     return s;
   const unsigned grid =
@@ -65,17 +66,27 @@ Status reduce_half(int64_t n, const double *t, int sign, int64_t size, double *d
       return s;
     return check(cudaStreamSynchronize(st), "toeplitz");
   }
-  if (!(s = sytrd_two_stage(st, size, h, size, dd, de, nullptr, 0, SytrdZ::none, dwork))) return s;
-  if (!(s = check(cudaMemcpyAsync(d, dd, size * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+  SimilarityInvariants inv{};
+  if (!(s = similarity_invariants(st, h, size, size, dinv)) ||
+      !(s = sytrd_two_stage(st, size, h, size, dd, de, nullptr, 0, SytrdZ::none, dwork)) ||
+      !(s = check(cudaMemcpyAsync(d, dd, size * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
       !(s = check(cudaMemcpyAsync(e, de, (size - 1) * kD, cudaMemcpyDeviceToHost, st),
-                   "cudaMemcpyAsync")))
+                   "cudaMemcpyAsync")) ||
+      !(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st),
+                   "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "toeplitz")))
     return s;
-  return check(cudaStreamSynchronize(st), "toeplitz");
+  // A wrong tridiagonal form (see SimilarityInvariants) sends the whole call to the CPU.
+  if (!keeps_invariants(inv, size, d, e))
+    return Status::fail(Status::unsafe, "a half block's T does not keep its Frobenius norm and "
+                                        "trace: the CPU method instead");
+  return Status::success();
 }
 
 }  // namespace
 
-Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves) {
+Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                             const std::function<Status(int)> &then) {
   const int64_t k = n / 2;
   const int64_t sizes[2] = {k + (n % 2), k};  // symmetric half (with the middle row), skew half
   const int signs[2] = {+1, -1};
@@ -84,6 +95,11 @@ Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves)
     halves[h].d.assign(std::max<int64_t>(sizes[h], 1), 0.0);
     halves[h].e.assign(std::max<int64_t>(sizes[h] - 1, 1), 0.0);
   }
+  // One half, reduced and then handed to `then`, on the calling thread.
+  auto half = [&](int h) {
+    Status s = reduce_half(n, t, signs[h], sizes[h], halves[h].d.data(), halves[h].e.data());
+    return (s && then) ? then(h) : s;
+  };
   Status second = Status::success();
   std::thread worker;
   bool threaded = sizes[1] > 0;
@@ -92,7 +108,7 @@ Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves)
       worker = std::thread([&] {
         // No exception may leave the thread (std::terminate would end the caller's process).
         try {
-          second = reduce_half(n, t, signs[1], sizes[1], halves[1].d.data(), halves[1].e.data());
+          second = half(1);
         } catch (const std::exception &ex) {
           second.code = Status::device_error;
           try {
@@ -109,14 +125,14 @@ Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves)
   }
   Status first;
   try {
-    first = reduce_half(n, t, signs[0], sizes[0], halves[0].d.data(), halves[0].e.data());
+    first = half(0);
   } catch (...) {
     if (threaded) worker.join();  // a joinable std::thread must not be destroyed
     throw;
   }
   if (threaded) worker.join();
   else if (sizes[1] > 0 && first)
-    second = reduce_half(n, t, signs[1], sizes[1], halves[1].d.data(), halves[1].e.data());
+    second = half(1);
   return first ? second : first;
 }
 

@@ -34,7 +34,8 @@ Status stebz(char, char, int, double, double, int, int, double, const double *, 
   return Status::fail(Status::unavailable, kWhy);
 }
 
-Status toeplitz_tridiagonals(int64_t, const double *, ToeplitzHalves *) {
+Status toeplitz_tridiagonals(int64_t, const double *, ToeplitzHalves *,
+                             const std::function<Status(int)> &) {
   return Status::fail(Status::unavailable, kWhy);
 }
 

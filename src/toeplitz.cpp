@@ -317,36 +317,52 @@ int64_t first_half_share(const Tridiagonal h[2], const Counter c[2], int64_t r) 
 using HalfSolver = std::function<int(const Tridiagonal &, char, double, double, int, int, double,
                                      int *, double *)>;
 
+// One half's eigenvalues: all, those in (VL, VU], or its own indices first..last (RANGE 'I').
+struct HalfValues {
+  std::vector<double> w;
+  int m = 0;
+};
+
+int half_values(const Tridiagonal &tr, char range, const Problem &p, int first, int last,
+                const HalfSolver &solve, HalfValues &out) {
+  out.m = 0;
+  if (tr.size == 0 || first > last) return 0;
+  out.w.assign(tr.size, 0.0);
+  return solve(tr, range, p.vl, p.vu, first, last, p.abstol, &out.m, out.w.data());
+}
+
+// The indices each half contributes: all of its own, or for RANGE 'I' the global IL..IU split by
+// Sturm counts on both halves together (half 0 supplies its a0+1..b0, half 1 its
+// (IL-1-a0)+1..(IU-b0)).
+struct IndexRanges {
+  int first[2], last[2];
+};
+
+IndexRanges index_ranges(char range, int il, int iu, const Tridiagonal h[2]) {
+  IndexRanges r{{1, 1}, {static_cast<int>(h[0].size), static_cast<int>(h[1].size)}};
+  if (!lsame(range, 'I')) return r;
+  const Counter c[2] = {Counter(h[0]), Counter(h[1])};
+  const int64_t a0 = first_half_share(h, c, il - 1);
+  // Each share is valid on its own; two separate bisections through one cluster could still
+  // disagree, so b0 is kept within [a0, a0 + IU - IL + 1] (both halves' ranges stay valid).
+  const int64_t b0 = std::clamp<int64_t>(first_half_share(h, c, iu), a0, a0 + iu - il + 1);
+  return {{static_cast<int>(a0 + 1), static_cast<int>(il - a0)},
+          {static_cast<int>(b0), static_cast<int>(iu - b0)}};
+}
+
+int merge_halves(const HalfValues v[2], int *m, double *w) {
+  std::merge(v[0].w.begin(), v[0].w.begin() + v[0].m, v[1].w.begin(), v[1].w.begin() + v[1].m, w);
+  *m = v[0].m + v[1].m;
+  return 0;
+}
+
 int values_from_halves(char range, const Problem &p, int il, int iu, const Tridiagonal h[2],
                        const HalfSolver &solve, int *m, double *w) {
-  int ranges[2][2] = {{1, static_cast<int>(h[0].size)}, {1, static_cast<int>(h[1].size)}};
-  if (lsame(range, 'I')) {
-    // Global IL..IU split by Sturm counts on both halves together: half 0 supplies its
-    // a0+1..b0, half 1 its (IL-1-a0)+1..(IU-b0).
-    const Counter c[2] = {Counter(h[0]), Counter(h[1])};
-    const int64_t a0 = first_half_share(h, c, il - 1);
-    // Each share is valid on its own; two separate bisections through one cluster could still
-    // disagree, so b0 is kept within [a0, a0 + IU - IL + 1] (both halves' ranges stay valid).
-    const int64_t b0 = std::clamp<int64_t>(first_half_share(h, c, iu), a0, a0 + iu - il + 1);
-    ranges[0][0] = static_cast<int>(a0 + 1);
-    ranges[0][1] = static_cast<int>(b0);
-    ranges[1][0] = static_cast<int>(il - 1 - a0 + 1);
-    ranges[1][1] = static_cast<int>(iu - b0);
-  }
-  std::vector<double> part[2];
-  int count[2] = {0, 0};
-  for (int k = 0; k < 2; ++k) {
-    if (h[k].size == 0 || ranges[k][0] > ranges[k][1]) continue;
-    part[k].assign(h[k].size, 0.0);
-    const char r = lsame(range, 'I') ? 'I' : range;
-    const int info = solve(h[k], r, p.vl, p.vu, ranges[k][0], ranges[k][1], p.abstol, &count[k],
-                           part[k].data());
-    if (info != 0) return info;
-  }
-  std::merge(part[0].begin(), part[0].begin() + count[0], part[1].begin(),
-             part[1].begin() + count[1], w);
-  *m = count[0] + count[1];
-  return 0;
+  const IndexRanges r = index_ranges(range, il, iu, h);
+  HalfValues v[2];
+  for (int k = 0; k < 2; ++k)
+    if (int info = half_values(h[k], range, p, r.first[k], r.last[k], solve, v[k])) return info;
+  return merge_halves(v, m, w);
 }
 
 // One half's eigenvalues by LAPACK: DSTERF for all of them (QR, as DSYEVD does), DSTEBZ for a
@@ -382,26 +398,47 @@ int values_cpu(char range, int n, const Problem &p, int il, int iu, int *m, doub
 }
 
 // The GPU method: the halves' tridiagonal forms from the device, their eigenvalues by the GPU's
-// bisection. Any device failure fails the whole attempt (the CPU then recomputes it).
+// bisection, for RANGE 'A' and 'V' each in the thread that reduced its half (both at once). Any
+// device failure fails the whole attempt (the CPU then recomputes it).
 gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w,
                        int *info) {
+  int half_info[2] = {0, 0};
+  const HalfSolver on_gpu = [](const Tridiagonal &tr, char r, double vl, double vu, int l, int u,
+                               double tol, int *mm, double *ww) {
+    const int64_t k = tr.size;
+    std::vector<int> iblock(k), isplit(k);
+    int nsplit = 0, stebz_info = 0;
+    const gpu::Status st = gpu::stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
+                                      tr.e.data(), mm, &nsplit, ww, iblock.data(), isplit.data(),
+                                      &stebz_info);
+    return st ? stebz_info : GPUEIG_ERR_DEVICE;
+  };
   Tridiagonal halves[2];
-  gpu::Status st = gpu::toeplitz_tridiagonals(n, p.t, halves);
+  HalfValues v[2];
+  const bool by_index = lsame(range, 'I');
+  gpu::Status st = gpu::toeplitz_tridiagonals(n, p.t, halves, [&](int k) {
+    if (by_index) return gpu::Status::success();  // the split needs both halves first
+    half_info[k] = half_values(halves[k], range, p, 1, static_cast<int>(halves[k].size), on_gpu, v[k]);
+    return half_info[k] == GPUEIG_ERR_DEVICE
+               ? gpu::Status::fail(gpu::Status::device_error, "bisection of a half failed")
+               : gpu::Status::success();
+  });
   if (!st) return st;
-  *info = values_from_halves(
-      range, p, il, iu, halves,
-      [&](const Tridiagonal &tr, char r, double vl, double vu, int l, int u, double tol, int *mm,
-          double *ww) {
-        const int64_t k = tr.size;
-        std::vector<int> iblock(k), isplit(k);
-        int nsplit = 0, half_info = 0;
-        if (st) st = gpu::stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
-                                tr.e.data(), mm, &nsplit, ww, iblock.data(), isplit.data(),
-                                &half_info);
-        return st ? half_info : GPUEIG_ERR_DEVICE;
-      },
-      m, w);
-  return st;
+  if (by_index) {
+    const IndexRanges r = index_ranges(range, il, iu, halves);
+    for (int k = 0; k < 2 && half_info[0] == 0; ++k)
+      half_info[k] = half_values(halves[k], range, p, r.first[k], r.last[k], on_gpu, v[k]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    if (half_info[k] == GPUEIG_ERR_DEVICE)
+      return gpu::Status::fail(gpu::Status::device_error, "bisection of a half failed");
+    if (half_info[k] != 0) {
+      *info = half_info[k];
+      return gpu::Status::success();
+    }
+  }
+  *info = merge_halves(v, m, w);
+  return gpu::Status::success();
 }
 
 }  // namespace

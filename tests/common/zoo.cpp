@@ -227,6 +227,12 @@ Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed) {
     }
     return a;
   }
+  if (kind.rfind("kms", 0) == 0) {  // "kms05": 0.5^|i-j| (Kac-Murdock-Szego), "kms01", "kms09"
+    const double rho = std::stod(kind.substr(3)) / 10;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) at(i, j) = std::pow(rho, std::abs(i - j));
+    return a;
+  }
   Vec lambda(n);
   if (kind == "clustered") {
     for (int i = 0; i < n; ++i) lambda[i] = (i % 8 == 7) ? -1.0 - i : 1.0 + 1e-10 * i;

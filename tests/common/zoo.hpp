@@ -41,7 +41,8 @@ std::vector<std::string> general_kinds();
 Vec general(const std::string &kind, int m, int n, int lda, uint64_t seed = 1);
 
 // Dense n x n symmetric matrix, full storage (both triangles set), leading dimension lda.
-// kinds: "random", "graded", "clustered", "repeated", "zero_blocks", "tiny", "huge"
+// kinds: "random", "graded", "clustered", "repeated", "zero_blocks", "tiny", "huge"; also (not in
+// the list) "kms05", "kms01", "kms09": Kac-Murdock-Szego rho^|i-j| with rho = 0.5, 0.1, 0.9
 std::vector<std::string> symmetric_kinds();
 Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed = 1);
 
