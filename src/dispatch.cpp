@@ -21,14 +21,15 @@ namespace {
 // 0.255 ms), slower at 16 (0.048 vs 0.040 ms). getrf (square): GPU faster at every size swept,
 // from 128 (0.41 vs 0.58 ms) to 2048 (11.3 vs 19.0 ms); smaller sizes were not swept and stay
 // on the CPU. sytrd (values only, two-stage Givens method): GPU faster from n = 1024 on (23.2 vs
-// 27.3 ms), slower at 768 (16.6 vs 14.3 ms). Routines without a GPU method keep "never".
-constexpr int64_t kNever = INT64_MAX;
+// 27.3 ms), slower at 768 (16.6 vs 14.3 ms). toeplitz (all eigenvalues, GPU method against the
+// CPU method, both host calls): GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two
+// runs), slower at 512 (8.2-8.3 vs 6.3-7.9 ms); H100, 2026-11-24.
 const RoutineInfo kRoutines[] = {
     {"sytrd", true, 1024, "n"},
     {"stebz", true, 32, "n"},
     {"gtsv", true, 16384, "n"},
     {"getrf", true, 128, "min(m,n)"},
-    {"toeplitz", true, 2048, "n"},
+    {"toeplitz", true, 1024, "n"},
 };
 
 std::atomic<int> g_policy{-1};

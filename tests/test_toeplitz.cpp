@@ -298,6 +298,20 @@ std::vector<int> large_sizes() {
   return {255, 256, 257, 1021, 1024, 1025, 2047, 2048, 2049, 3000};
 }
 
+// The CPU suite's largest orders, random t only (a dense reference at 3000 costs seconds on CI's
+// two cores).
+class ToeplitzLargeCpu : public ToeplitzTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ToeplitzLargeCpu, MatchesDenseDsyevr) {
+  if (kOnGpu) GTEST_SKIP() << "the GPU suite runs every kind at these orders";
+  const int n = GetParam();
+  const zoo::Vec t = zoo::toeplitz("random", n, n);
+  for (char range : {'A', 'V', 'I'})
+    for (const Query &q : queries(t, range)) check_query("random", t, 'N', 1, q);
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, ToeplitzLargeCpu, ::testing::Values(2049, 3000));
+
 INSTANTIATE_TEST_SUITE_P(
     Zoo, ToeplitzLarge,
     ::testing::Combine(::testing::Values("random", "kms", "circulant", "prolate", "identity"),

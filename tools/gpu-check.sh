@@ -61,8 +61,11 @@ if want sanitize; then
   # sytrd: every kernel of both methods (one panel level and several; chunked and whole bulge
   # chasing; Q formed and updated) without the whole zoo.
   sytrd_subset="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*Large*random_n517_uploL*:*NonFinite*"
+  # toeplitz: the half-block kernel, both halves reduced at once (two host threads), the
+  # invariant check, the bisection of each half; odd and even orders, every RANGE.
+  toeplitz_subset="--gtest_filter=*Zoo*random_n97_*:*Zoo*kms_n128_*:*Zoo*circulant_n64_*:*Large*random_n257"
   for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset" test_getrf_gpu \
-           "test_sytrd_gpu $sytrd_subset" test_extremes_gpu; do
+           "test_sytrd_gpu $sytrd_subset" test_extremes_gpu "test_toeplitz_gpu $toeplitz_subset"; do
     step "memcheck ${t%% *}" "$out/sanitizer.log" $san --tool memcheck --leak-check full $build/tests/$t
   done
   step "memcheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
@@ -74,7 +77,7 @@ if want sanitize; then
   # getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
   getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
-           "test_sytrd_gpu $sytrd_subset"; do
+           "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset"; do
     step "racecheck ${t%% *}" "$out/sanitizer.log" $san --tool racecheck $build/tests/$t
   done
   step "racecheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
