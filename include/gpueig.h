@@ -65,6 +65,9 @@ extern "C" {
  * but recomputed by DSYTRD (+ DORGTR), whose answer is then returned, Inf or NaN included. Tested
  * finite and accurate for entries from 1e-300 to 1e306. (DSYEV scales A into
  * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] before DSYTRD; the LD_PRELOAD shim's dsyev_/dsyevd_ do.)
+ * Every GPU reduction is checked to keep A's Frobenius norm and trace (to 30 N ulp ||A||_F); one
+ * that does not is recomputed by LAPACK (README, "Known problems": the two-stage method fails on
+ * some Kac-Murdock-Szego matrices).
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
                      double *d, double *e, double *q, int ldq);
@@ -175,7 +178,11 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz
  * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
  * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
- * and the skew-symmetric eigenvectors); both are solved and the spectra merged.
+ * and the skew-symmetric eigenvectors); both are solved and the spectra merged. Eigenvalues
+ * (JOBZ = 'N') run on the GPU: both blocks formed there from t, reduced at once by Givens
+ * rotations, their eigenvalues found by bisection; for RANGE 'I' Sturm counts on both halves fix
+ * how many of IL..IU each holds, and no other eigenvalue is computed. Eigenvectors run on the
+ * CPU (DSYEVD / DSYEVR on each half block).
  *
  *  1 JOBZ   'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
  *  2 RANGE  'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).
@@ -193,11 +200,11 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  *        GPUEIG_ERR_MEMORY: a half block does not fit in memory.
  * Deviations: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4; a NaN VL
  * or VU with RANGE = 'V' is rejected with INFO = -6 (DSYEVR would bisect with it).
- * Scale: as DSYEVR scales the dense matrix, T is scaled by a power of two to just under
- * sqrt(EPS/SAFMIN) when max|t| lies above it (and VL, VU, ABSTOL with it), so the half blocks
- * cannot overflow (tiny T needs no help: the half blocks' sums are exact, and the inner DSYEVD /
- * DSYEVR scale a tiny block themselves); eigenvalues beyond DBL_MAX come back as -Inf or +Inf,
- * where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
+ * Scale: as DSYEVR scales the dense matrix, T is scaled by a power of two into
+ * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] when max|t| lies outside it (and VL, VU, ABSTOL with it),
+ * so the half blocks cannot overflow and bisection never treats a tiny off-diagonal as zero
+ * (with JOBZ = 'V' only a huge T is scaled: the inner DSYEVD / DSYEVR scale a tiny block
+ * themselves); eigenvalues beyond DBL_MAX come back as -Inf or +Inf, where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
  * workspace of the inner LAPACK calls is sized in 64 bits; a half block of order 32767 or more
  * with eigenvectors (RANGE = 'A') is solved by DSYEVR instead of DSYEVD, whose workspace would
  * exceed an LP64 INTEGER.
