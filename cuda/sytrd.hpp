@@ -61,9 +61,9 @@ Status sytrd_take_tridiagonal(cudaStream_t stream, int64_t n, const double *base
 
 // What an orthogonal similarity A -> T keeps, checked after every reduction on the GPU so that
 // a wrong tridiagonal form is never returned (it is recomputed by LAPACK instead): ||A||_F and
-// trace(A), of A / amax (no overflow). The two-stage method returns a wrong T on some inputs
-// (Kac-Murdock-Szego matrices 0.5^|i-j| from n = 63; README "Known problems"); this check is
-// what catches it, and it costs one pass over A.
+// trace(A), of A / amax (no overflow). It caught the two-stage method's rotations formed from
+// a subnormal scale (Kac-Murdock-Szego matrices 0.5^|i-j|, fixed; README "Fixed defects worth
+// knowing"). It costs two passes over A.
 struct SimilarityInvariants {
   double amax, sumsq, trace;  // max |a|; sum of (a / amax)^2; sum of a(i,i) / amax
 };

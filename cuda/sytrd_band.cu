@@ -69,8 +69,8 @@ __device__ void make_chain(const double *col, int lo, int hi, double2 *rot, doub
   double2 g0 = make_double2(1.0, 0.0), g1 = g0;
   const double scale = warp_max(fmax(in0 ? fabs(x0) : 0.0, in1 ? fabs(x1) : 0.0));
   if (scale > 0) {
-    const double y0 = in0 ? (x0 / scale) * (x0 / scale) : 0.0;
-    const double y1 = in1 ? (x1 / scale) * (x1 / scale) : 0.0;
+    const double u0 = in0 ? x0 / scale : 0.0, u1 = in1 ? x1 / scale : 0.0;
+    const double y0 = u0 * u0, y1 = u1 * u1;
     double t = y0 + y1;  // becomes the sum over lanes l.. (rows 2l ..)
     for (int o = 1; o < 32; o <<= 1) {
       const double u = __shfl_down_sync(0xffffffffu, t, o);
@@ -78,14 +78,18 @@ __device__ void make_chain(const double *col, int lo, int hi, double2 *rot, doub
     }
     double next = __shfl_down_sync(0xffffffffu, t, 1);
     if (lane == 31) next = 0.0;
-    const double r1 = scale * sqrt(y1 + next), r0 = scale * sqrt(y0 + y1 + next);
-    const double px1 = __shfl_up_sync(0xffffffffu, x1, 1), pr1 = __shfl_up_sync(0xffffffffu, r1, 1);
+    // Suffix norms in units of `scale`; c and s are formed from these, never from the norms
+    // multiplied back: when `scale` is subnormal, scale * q keeps only a few bits and (c, s)
+    // would stop being a rotation (c = s = 1 was seen), which wrecked whole reductions
+    // (Kac-Murdock-Szego 0.5^|i-j|, whose leftover columns become subnormal).
+    const double q1 = sqrt(y1 + next), q0 = sqrt(y0 + y1 + next);
+    const double pu1 = __shfl_up_sync(0xffffffffu, u1, 1), pq1 = __shfl_up_sync(0xffffffffu, q1, 1);
     // Rotation k meets row k-1 and the running norm below it (the row itself at the bottom).
-    if (i1 > lo && i1 < hi && r0 != 0) g1 = make_double2(x0 / r0, (i1 == hi - 1 ? x1 : r1) / r0);
-    if (i0 > lo && i0 < hi && lane > 0 && pr1 != 0)
-      g0 = make_double2(px1 / pr1, (i0 == hi - 1 ? x0 : r0) / pr1);
-    const double r_lo = __shfl_sync(0xffffffffu, (lo & 1) ? r1 : r0, lo / 2);
-    if (lane == 0) *top = r_lo;
+    if (i1 > lo && i1 < hi && q0 != 0) g1 = make_double2(u0 / q0, (i1 == hi - 1 ? u1 : q1) / q0);
+    if (i0 > lo && i0 < hi && lane > 0 && pq1 != 0)
+      g0 = make_double2(pu1 / pq1, (i0 == hi - 1 ? u0 : q0) / pq1);
+    const double q_lo = __shfl_sync(0xffffffffu, (lo & 1) ? q1 : q0, lo / 2);
+    if (lane == 0) *top = scale * q_lo;
   } else if (lane == 0) {
     *top = 0.0;
   }
@@ -102,18 +106,20 @@ __device__ void make_fan(const double *col, int j, int m, double2 *rot, double *
   double2 g = make_double2(1.0, 0.0);
   const double scale = warp_max(fmax(fabs(x), fabs(y)));
   if (scale > 0) {
-    double p = (y / scale) * (y / scale);
+    const double v = y / scale;
+    double p = v * v;
     for (int o = 1; o < 32; o <<= 1) {
       const double u = __shfl_up_sync(0xffffffffu, p, o);
       if (lane >= o) p += u;
     }
     const double xs = (x / scale) * (x / scale);
-    const double h = scale * sqrt(xs + p);  // ||(x, y_0 .. y_lane)||
-    const double hp = __shfl_up_sync(0xffffffffu, h, 1);
-    const double a = lane == 0 ? x : hp;  // what row j holds when rotation `lane` meets it
-    if (lane < m && h != 0) g = make_double2(a / h, y / h);
-    const double last = __shfl_sync(0xffffffffu, h, m - 1);
-    if (lane == 0) *top = last;
+    // In units of `scale`, as in make_chain (a subnormal scale must not enter c and s).
+    const double q = sqrt(xs + p);  // ||(x, y_0 .. y_lane)|| / scale
+    const double qp = __shfl_up_sync(0xffffffffu, q, 1);
+    const double a = lane == 0 ? x / scale : qp;  // what row j holds when rotation `lane` meets it
+    if (lane < m && q != 0) g = make_double2(a / q, v / q);
+    const double last = __shfl_sync(0xffffffffu, q, m - 1);
+    if (lane == 0) *top = scale * last;
   } else if (lane == 0) {
     *top = 0.0;
   }

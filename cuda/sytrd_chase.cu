@@ -97,20 +97,22 @@ __device__ void make_chain(double x, int len, double &c, double &s, double &r0) 
     r0 = 0;
     return;
   }
-  double y = lane < len ? x / scale : 0.0;
-  y *= y;
+  const double u = lane < len ? x / scale : 0.0;
+  double y = u * u;
   for (int o = 1; o < 32; o <<= 1) {  // suffix sums: y_l = sum of squares of x_l .. x_{len-1}
     const double t = __shfl_down_sync(kFull, y, o);
     if (lane + o < 32) y += t;
   }
-  const double r = scale * sqrt(y);  // ||x_l .. x_{len-1}||
-  const double rp = __shfl_up_sync(kFull, r, 1), xp = __shfl_up_sync(kFull, x, 1);
+  // In units of `scale`: a subnormal scale must not enter c and s (see sytrd_band.cu's
+  // make_chain).
+  const double q = sqrt(y);  // ||x_l .. x_{len-1}|| / scale
+  const double qp = __shfl_up_sync(kFull, q, 1), up = __shfl_up_sync(kFull, u, 1);
   // Rotation k meets x_{k-1} and the running norm of what is below it (x itself at the bottom).
-  if (lane >= 1 && lane < len && rp != 0) {
-    c = xp / rp;
-    s = (lane == len - 1 ? x : r) / rp;
+  if (lane >= 1 && lane < len && qp != 0) {
+    c = up / qp;
+    s = (lane == len - 1 ? u : q) / qp;
   }
-  r0 = __shfl_sync(kFull, r, 0);
+  r0 = scale * __shfl_sync(kFull, q, 0);
 }
 
 // The chain's rotations in shared memory, where every lane reads them (broadcast) while it

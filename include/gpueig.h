@@ -66,8 +66,7 @@ extern "C" {
  * finite and accurate for entries from 1e-300 to 1e306. (DSYEV scales A into
  * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] before DSYTRD; the LD_PRELOAD shim's dsyev_/dsyevd_ do.)
  * Every GPU reduction is checked to keep A's Frobenius norm and trace (to 30 N ulp ||A||_F); one
- * that does not is recomputed by LAPACK (README, "Known problems": the two-stage method fails on
- * some Kac-Murdock-Szego matrices).
+ * that does not is recomputed by LAPACK (README, "Fixed defects worth knowing").
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
                      double *d, double *e, double *q, int ldq);

@@ -130,10 +130,7 @@ void check_query(const std::string &kind, const zoo::Vec &t, char jobz, int ldz,
   ASSERT_EQ(ref.info, 0) << "the reference failed";
   const Result got = call_library(jobz, t, q, ldz);
   // Eigenvalues run where the policy says; eigenvectors on the CPU (no GPU method for them yet).
-  // KMS's half blocks meet the two-stage reduction's known failure (README, "Known problems"):
-  // detected, and recomputed on the CPU.
-  if (kind != "kms")
-    EXPECT_STREQ(gpueig_last_backend(), kOnGpu && jobz == 'N' ? "gpu" : "cpu");
+  EXPECT_STREQ(gpueig_last_backend(), kOnGpu && jobz == 'N' ? "gpu" : "cpu");
 
   ASSERT_EQ(got.info, 0);
   ASSERT_EQ(got.m, ref.m);
