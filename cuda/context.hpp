@@ -66,4 +66,11 @@ class Context {
   PinnedRing ring_;
 };
 
+// The preamble of every host entry point's device work: the library's device made current for
+// the call (`scope`, which the caller keeps alive) and the calling thread's context.
+inline Status enter(const DeviceScope &scope, Context *&ctx) {
+  if (!scope.status()) return scope.status();
+  return Context::get(ctx);
+}
+
 }  // namespace gpueig::gpu

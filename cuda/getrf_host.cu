@@ -210,9 +210,8 @@ class Feed final : public GetrfFeed {
 
 Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) {
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   cublasHandle_t blas = nullptr;
   cudaStream_t copy = nullptr;
   if (s) s = ctx->blas(&blas);

@@ -56,9 +56,8 @@ Status upload_matrix(Context &ctx, int64_t n, int64_t cols, const double *dl, co
 Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
             double *b, int64_t ldb) {
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   if (!s) return s;
   Buffers buf;
   if (!(s = carve(*ctx, n, 1, nrhs, &buf)) ||
@@ -84,9 +83,8 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
 Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
                   double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done) {
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   if (!s) return s;
   redo->clear();
   *done = 0;

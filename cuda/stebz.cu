@@ -389,9 +389,8 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   const bool by_index = irange == 3 && nsplit == 1;
 
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   // The GPU works on T scaled by a power of two (exact) to entries of about 1, which the

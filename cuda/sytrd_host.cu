@@ -98,9 +98,8 @@ bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *
 Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
              double *q, int64_t ldq) {
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   const bool wantz = vect != 'N';

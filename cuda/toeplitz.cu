@@ -42,9 +42,8 @@ __global__ void half_block_kernel(const double *t, int64_t n, int sign, double *
 // One half: formed from t (host, n entries), reduced, its tridiagonal form downloaded into d, e.
 Status reduce_half(int64_t n, const double *t, int sign, int64_t size, double *d, double *e) {
   DeviceScope scope;
-  if (!scope.status()) return scope.status();
   Context *ctx = nullptr;
-  Status s = Context::get(ctx);
+  Status s = enter(scope, ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   const size_t mat = align_up(size_t(size) * size * kD), vec = align_up(size_t(std::max<int64_t>(size, n)) * kD);
