@@ -64,45 +64,47 @@ void build_half(int64_t n, const double *t, int sign, Half &hb) {
 // illegal argument: it is reported as GPUEIG_ERR_INTERNAL.
 int inner(int info) { return info < 0 ? GPUEIG_ERR_INTERNAL : info; }
 
-// All eigenvalues (and vectors) of a half block by DSYEVD: divide and conquer (QR for values
-// only), whose eigenvectors are orthogonal to about one ulp where MRRR's (DSYEVR) reach ratios
-// near 20 against LAPACK's threshold of 30. Returns false, doing nothing, when DSYEVD's
-// workspace does not fit LP64's INTEGER (vectors of a half of order 32767 or more).
-bool solve_half_dsyevd(const lapack::Table &L, char jobz, Half &hb, int &info) {
-  const bool wantz = lsame(jobz, 'V');
+// The eigenpairs of the half blocks (JOBZ = 'V'; eigenvalues alone go through the halves'
+// tridiagonal forms below). JOBZ for the LAPACK calls:
+constexpr char kVectors = 'V';
+
+// All eigenpairs of a half block by DSYEVD (divide and conquer), whose eigenvectors are
+// orthogonal to about one ulp where MRRR's (DSYEVR) reach ratios near 20 against LAPACK's
+// threshold of 30. Returns false, doing nothing, when DSYEVD's workspace does not fit LP64's
+// INTEGER (a half of order 32767 or more).
+bool solve_half_dsyevd(const lapack::Table &L, Half &hb, int &info) {
   int n = static_cast<int>(hb.size), lda = n, query_lwork = -1, query_liwork = -1, iquery = 0;
-  if (lapack::dsyevd_lwork_min(wantz, n) > INT_MAX) return false;
+  if (lapack::dsyevd_lwork_min(true, n) > INT_MAX) return false;
   double query = 0;
-  L.dsyevd(&jobz, "L", &n, hb.h.data(), &lda, hb.w.data(), &query, &query_lwork, &iquery,
+  L.dsyevd(&kVectors, "L", &n, hb.h.data(), &lda, hb.w.data(), &query, &query_lwork, &iquery,
            &query_liwork, &info, 1, 1);
   if (info != 0) return true;
-  const int64_t lwork = lapack::workspace_length(query, lapack::dsyevd_lwork_min(wantz, n));
-  const int64_t liwork = lapack::workspace_length(iquery, lapack::dsyevd_liwork_min(wantz, n));
+  const int64_t lwork = lapack::workspace_length(query, lapack::dsyevd_lwork_min(true, n));
+  const int64_t liwork = lapack::workspace_length(iquery, lapack::dsyevd_liwork_min(true, n));
   if (lwork < 0 || liwork < 0) return false;
   std::vector<double> work(lwork);
   std::vector<int> iwork(liwork);
   int lw = static_cast<int>(lwork), liw = static_cast<int>(liwork);
-  L.dsyevd(&jobz, "L", &n, hb.h.data(), &lda, hb.w.data(), work.data(), &lw, iwork.data(), &liw,
-           &info, 1, 1);
+  L.dsyevd(&kVectors, "L", &n, hb.h.data(), &lda, hb.w.data(), work.data(), &lw, iwork.data(),
+           &liw, &info, 1, 1);
   hb.m = info == 0 ? n : 0;
-  if (wantz) hb.z = std::move(hb.h);  // DSYEVD returns the vectors in place
+  hb.z = std::move(hb.h);  // DSYEVD returns the vectors in place
   return true;
 }
 
-// The eigenvalues of a half block in `range` by DSYEVR (VL, VU already scaled; for RANGE 'I'
-// its own first min(IU, size) eigenvalues: the IU smallest eigenvalues of T are among them, and
+// The eigenpairs of a half block in `range` by DSYEVR (VL, VU already scaled; for RANGE 'I'
+// its own first min(IU, size) eigenpairs: the IU smallest eigenvalues of T are among them, and
 // the merge picks IL..IU).
-int solve_half_dsyevr(const lapack::Table &L, char jobz, char range, double vl, double vu, int iu,
+int solve_half_dsyevr(const lapack::Table &L, char range, double vl, double vu, int iu,
                       double abstol, Half &hb) {
   int n = static_cast<int>(hb.size), lda = n, ldz = n, il = 1, info = 0;
   int iuh = std::min(iu, n), lwork_query = -1, liwork_query = -1, iquery = 0;
-  if (lsame(jobz, 'V')) hb.z.assign(hb.size * hb.size, 0.0);
+  hb.z.assign(hb.size * hb.size, 0.0);
   std::vector<int> isuppz(2 * hb.size);
   double query = 0;
-  double *z = hb.z.empty() ? &query : hb.z.data();
-  L.dsyevr(&jobz, &range, "L", &n, hb.h.data(), &lda, &vl, &vu, &il, &iuh, &abstol, &hb.m,
-           hb.w.data(), z, &ldz, isuppz.data(), &query, &lwork_query, &iquery, &liwork_query,
-           &info, 1, 1, 1);
+  L.dsyevr(&kVectors, &range, "L", &n, hb.h.data(), &lda, &vl, &vu, &il, &iuh, &abstol, &hb.m,
+           hb.w.data(), hb.z.data(), &ldz, isuppz.data(), &query, &lwork_query, &iquery,
+           &liwork_query, &info, 1, 1, 1);
   if (info != 0) return inner(info);
   const int64_t lwork = lapack::workspace_length(query, lapack::dsyevr_lwork_min(n));
   const int64_t liwork = lapack::workspace_length(iquery, lapack::dsyevr_liwork_min(n));
@@ -110,23 +112,23 @@ int solve_half_dsyevr(const lapack::Table &L, char jobz, char range, double vl, 
   std::vector<double> work(lwork);
   std::vector<int> iwork(liwork);
   int lw = static_cast<int>(lwork), liw = static_cast<int>(liwork);
-  L.dsyevr(&jobz, &range, "L", &n, hb.h.data(), &lda, &vl, &vu, &il, &iuh, &abstol, &hb.m,
-           hb.w.data(), z, &ldz, isuppz.data(), work.data(), &lw, iwork.data(), &liw, &info, 1,
-           1, 1);
+  L.dsyevr(&kVectors, &range, "L", &n, hb.h.data(), &lda, &vl, &vu, &il, &iuh, &abstol, &hb.m,
+           hb.w.data(), hb.z.data(), &ldz, isuppz.data(), work.data(), &lw, iwork.data(), &liw,
+           &info, 1, 1, 1);
   return inner(info);
 }
 
-int solve_half(const lapack::Table &L, char jobz, char range, double vl, double vu, int iu,
-               double abstol, Half &hb) {
+int solve_half(const lapack::Table &L, char range, double vl, double vu, int iu, double abstol,
+               Half &hb) {
   hb.m = 0;
   if (hb.size == 0) return 0;
   hb.w.assign(hb.size, 0.0);
   if (lsame(range, 'A')) {
     int info = 0;
-    if (solve_half_dsyevd(L, jobz, hb, info)) return inner(info);
+    if (solve_half_dsyevd(L, hb, info)) return inner(info);
     // DSYEVD's workspace is beyond an LP64 INTEGER: all of the spectrum by DSYEVR instead.
   }
-  return solve_half_dsyevr(L, jobz, range, vl, vu, iu, abstol, hb);
+  return solve_half_dsyevr(L, range, vl, vu, iu, abstol, hb);
 }
 
 // DSYEVR's scaling, by a power of two (exact): max|t| above RMAX = sqrt(EPS/SAFMIN) is brought
@@ -203,7 +205,7 @@ int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, dou
   const int signs[2] = {+1, -1};
   for (int h = 0; h < 2; ++h) {
     build_half(n, p.t, signs[h], halves[h]);
-    int info = solve_half(*L, 'V', range, p.vl, p.vu, iu, p.abstol, halves[h]);
+    int info = solve_half(*L, range, p.vl, p.vu, iu, p.abstol, halves[h]);
     if (info != 0) return info;
     halves[h].h = {};  // free the block (if DSYEVD did not turn it into Z) before the next one
   }
