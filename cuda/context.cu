@@ -9,6 +9,9 @@
 #include <string>
 
 #include "env.hpp"
+#include "fault.hpp"
+#include "tuning.hpp"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -52,7 +55,7 @@ void probe() {
   g_device.usable = true;
 }
 
-const DeviceState &device() {
+const DeviceState &probed() {
   std::call_once(g_device_once, probe);
   return g_device;
 }
@@ -77,12 +80,56 @@ bool is_sticky(cudaError_t err) {
 
 thread_local std::unique_ptr<Context> t_context;
 
+// The library's memory pool on its device, created on first use (inside a DeviceScope); null
+// when the driver cannot make one, and the device's default pool is used instead.
+cudaMemPool_t g_pool = nullptr;
+std::once_flag g_pool_once;
+
+cudaMemPool_t library_pool() {
+  std::call_once(g_pool_once, [] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = probed().ordinal;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    uint64_t keep = tuning::kPoolKeepBytes;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    g_pool = pool;
+  });
+  return g_pool;
+}
+
 }  // namespace
 
-bool available() { return device().usable && !g_lost.load(); }
+Status Workspace::allocate(size_t bytes) {
+  release();
+  if (fault::fires(fault::Kind::alloc))
+    return Status::fail(Status::device_error, "cudaMallocAsync: out of memory (injected)");
+  bytes = bytes ? bytes : 1;
+  const cudaMemPool_t pool = library_pool();
+  const cudaError_t err = pool ? cudaMallocFromPoolAsync(&p_, bytes, pool, st_)
+                               : cudaMallocAsync(&p_, bytes, st_);
+  if (err != cudaSuccess) p_ = nullptr;
+  return check(err, "cudaMallocAsync");
+}
 
-std::string unavailable_reason() {
-  if (!device().usable) return device().why;
+void Workspace::release() {
+  if (p_) cudaFreeAsync(p_, st_);
+  p_ = nullptr;
+}
+
+bool device_available() {
+  return probed().usable && !g_lost.load() && fault::armed() != fault::Kind::no_device;
+}
+
+std::string device_unavailable_reason() {
+  if (fault::armed() == fault::Kind::no_device)
+    return "no CUDA device (injected: GPUEIG_FAULT_INJECT=no_device)";
+  if (!probed().usable) return probed().why;
   if (g_lost.load()) {
     std::lock_guard<std::mutex> lock(g_lost_mutex);
     return "device lost earlier: " + g_lost_why;
@@ -90,28 +137,59 @@ std::string unavailable_reason() {
   return "";
 }
 
-int selected_device() { return device().ordinal; }
-
-std::string describe_devices() {
+std::string describe_hardware() {
   std::string out;
-  for (int i = 0; i < device().count; ++i) {
+  if (probed().usable) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, probed().ordinal) == cudaSuccess &&
+        (p.major != tuning::measured_on.major || p.minor != tuning::measured_on.minor ||
+         p.multiProcessorCount != tuning::measured_on.sms))
+      out += std::string("note: the tuning constants (src/tuning.hpp) were measured on an ") +
+             tuning::measured_on.name + "; they hold here, but were not chosen for this device\n";
+  }
+  for (int i = 0; i < probed().count; ++i) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
     char line[512];
     std::snprintf(line, sizeof line, "%d: %s, sm_%d%d, %d SMs, %.1f GiB%s\n", i, p.name, p.major,
                   p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
-                  i == device().ordinal ? " (selected)" : "");
+                  i == probed().ordinal ? " (selected)" : "");
     out += line;
   }
   return out;
+}
+
+static void mark_lost(const std::string &why) {
+  std::lock_guard<std::mutex> lock(g_lost_mutex);
+  if (!g_lost.exchange(true)) g_lost_why = why;
+}
+
+Status check_launch(const char *what) { return check_launch(cudaGetLastError(), what); }
+
+Status check_launch(cudaError_t launched, const char *what) {
+  if (fault::fires(fault::Kind::launch))
+    return Status::fail(Status::device_error,
+                        std::string(what) + ": too many resources requested for launch (injected)");
+  if (fault::fires(fault::Kind::lost)) {
+    const std::string why = std::string(what) + ": an illegal memory access was encountered (injected)";
+    mark_lost(why);
+    return Status::fail(Status::device_error, why);
+  }
+  return check(launched, what);
+}
+
+Status check_download(const char *what) {
+  if (!fault::fires(fault::Kind::download)) return Status::success();
+  const std::string why = std::string(what) + ": unspecified launch failure (injected)";
+  mark_lost(why);
+  return Status::fail(Status::device_error, why);
 }
 
 Status check(cudaError_t err, const char *what) {
   if (err == cudaSuccess) return Status::success();
   std::string why = std::string(what) + ": " + cudaGetErrorString(err);
   if (is_sticky(err)) {
-    std::lock_guard<std::mutex> lock(g_lost_mutex);
-    if (!g_lost.exchange(true)) g_lost_why = why;
+    mark_lost(why);
   } else {
     cudaGetLastError();  // clear a non-sticky error so the next call starts clean
   }
@@ -119,16 +197,16 @@ Status check(cudaError_t err, const char *what) {
 }
 
 DeviceScope::DeviceScope() {
-  if (!available()) {
-    status_ = Status::fail(Status::unavailable, unavailable_reason());
+  if (!device_available()) {
+    status_ = Status::fail(Status::unavailable, device_unavailable_reason());
     return;
   }
   if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
-  status_ = check(cudaSetDevice(device().ordinal), "cudaSetDevice");
+  status_ = check(cudaSetDevice(probed().ordinal), "cudaSetDevice");
 }
 
 DeviceScope::~DeviceScope() {
-  if (previous_ >= 0 && previous_ != device().ordinal) cudaSetDevice(previous_);
+  if (previous_ >= 0 && previous_ != probed().ordinal) cudaSetDevice(previous_);
 }
 
 Status Context::get(Context *&out) {
@@ -152,7 +230,6 @@ Context::~Context() {
     for (cudaEvent_t e : ring_.done) cudaEventDestroy(e);
     cudaFreeHost(ring_.base);
   }
-  if (work_) cudaFree(work_);
   if (copy_) cudaStreamDestroy(copy_);
   if (stream_) cudaStreamDestroy(stream_);
 }
@@ -166,27 +243,10 @@ Status Context::copy_stream(cudaStream_t *out) {
   return Status::success();
 }
 
-Status Context::workspace(size_t bytes, void **ptr) {
-  if (const char *f = env::raw("GPUEIG_FAULT_INJECT"); f && std::strcmp(f, "alloc") == 0)
-    return Status::fail(Status::device_error, "cudaMalloc: injected fault (GPUEIG_FAULT_INJECT)");
-  if (bytes > work_bytes_) {
-    if (work_) {
-      // The old buffer may still be in use by work queued on our stream.
-      cudaStreamSynchronize(stream_);
-      cudaFree(work_);
-      work_ = nullptr;
-      work_bytes_ = 0;
-    }
-    Status st = check(cudaMalloc(&work_, bytes), "cudaMalloc");
-    if (!st) return st;
-    work_bytes_ = bytes;
-  }
-  *ptr = work_;
-  return Status::success();
-}
-
 Status Context::ring(PinnedRing **out) {
   if (!ring_.base) {
+    if (fault::fires(fault::Kind::alloc))
+      return Status::fail(Status::device_error, "cudaHostAlloc: out of memory (injected)");
     void *p = nullptr;
     Status st = check(cudaHostAlloc(&p, PinnedRing::kBuffers * PinnedRing::kChunk,
                                     cudaHostAllocPortable),
@@ -208,6 +268,8 @@ Status Context::ring(PinnedRing **out) {
 }
 
 Status Context::blas(cublasHandle_t *handle) {
+  if (fault::fires(fault::Kind::blas))
+    return Status::fail(Status::device_error, "cublasCreate: CUBLAS_STATUS_NOT_INITIALIZED (injected)");
   if (!blas_) {
     if (cublasCreate(&blas_) != CUBLAS_STATUS_SUCCESS) {
       blas_ = nullptr;

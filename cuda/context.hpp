@@ -1,12 +1,14 @@
 // The GPU context layer: device selection, error mapping, and one context per host thread
-// (stream, grow-only device workspace, cached library handles).
+// (streams, pinned staging ring, cached library handles). Device memory: cuda/workspace.hpp.
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <string>
 
 #include "gpu_backend.hpp"
+#include "tuning.hpp"
 
 namespace gpueig::gpu {
 
@@ -14,7 +16,20 @@ namespace gpueig::gpu {
 // launch failure, ...) also mark the device lost for the rest of the process, so later calls go
 // straight to the CPU instead of failing again.
 Status check(cudaError_t err, const char *what);
-inline Status check_launch(const char *what) { return check(cudaGetLastError(), what); }
+// The launch status of the kernel just queued. GPUEIG_FAULT_INJECT=launch or lost fails it here
+// (lost as a sticky error: the device counts as lost for the rest of the process).
+Status check_launch(const char *what);
+// The same for a launcher that returns the launch's error itself.
+Status check_launch(cudaError_t launched, const char *what);
+// A download of results about to start: GPUEIG_FAULT_INJECT=download fails it here as a lost
+// device would (sticky).
+Status check_download(const char *what);
+
+// Whether the library's device can be used (a device is visible, GPUEIG_DEVICE names it, it was
+// not lost earlier), why not, and one line per visible device.
+bool device_available();
+std::string device_unavailable_reason();
+std::string describe_hardware();
 
 // Makes the library's device current for a call and restores the caller's device afterwards, so
 // an application that uses CUDA itself is not disturbed.
@@ -34,8 +49,8 @@ class DeviceScope {
 // Pinned host buffers that stream transfers of the caller's arrays (cuda/staging.cu), each with
 // an event recorded after the last copy that used it.
 struct PinnedRing {
-  static constexpr int kBuffers = 3;
-  static constexpr size_t kChunk = size_t(16) << 20;
+  static constexpr int kBuffers = tuning::kRingBuffers;
+  static constexpr size_t kChunk = tuning::kRingChunkBytes;
   char *base = nullptr;
   cudaEvent_t done[kBuffers] = {};
   char *buffer(int i) const { return base + i * kChunk; }
@@ -51,17 +66,12 @@ class Context {
   // A second stream of the thread, created on first use, for transfers that overlap the work
   // queued on stream() (getrf streams its matrix in and out while it is factored).
   Status copy_stream(cudaStream_t *out);
-  // A device buffer of at least `bytes`, valid until the next workspace() call of this thread.
-  // GPUEIG_FAULT_INJECT=alloc makes it fail as cudaMalloc would (used by the fallback tests).
-  Status workspace(size_t bytes, void **ptr);
   Status blas(cublasHandle_t *handle);
   // The thread's pinned ring, allocated on first use (kBuffers x kChunk bytes).
   Status ring(PinnedRing **out);
 
  private:
   cudaStream_t stream_ = nullptr, copy_ = nullptr;
-  void *work_ = nullptr;
-  size_t work_bytes_ = 0;
   cublasHandle_t blas_ = nullptr;
   PinnedRing ring_;
 };

@@ -1,5 +1,5 @@
-// Small device utilities shared by the routines' host halves: a stream-ordered device buffer and
-// the NaN/Inf scan that sends such inputs to LAPACK.
+// Small device utilities shared by the routines' host halves: the NaN/Inf scan that sends such
+// inputs to LAPACK, streams and events.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -7,32 +7,9 @@
 #include <cstdint>
 
 #include "context.hpp"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
-
-// Device memory of one call, stream-ordered: returned to the pool (and the pool trimmed) when the
-// call ends, so a large call does not keep gigabytes for the rest of the process.
-class StreamBuffer {
- public:
-  explicit StreamBuffer(cudaStream_t st) : st_(st) {}
-  ~StreamBuffer() {
-    if (p_) cudaFreeAsync(p_, st_);
-  }
-  StreamBuffer(const StreamBuffer &) = delete;
-  StreamBuffer &operator=(const StreamBuffer &) = delete;
-  Status allocate(size_t bytes) {
-    return check(cudaMallocAsync(&p_, bytes, st_), "cudaMallocAsync");
-  }
-  char *get() const { return static_cast<char *>(p_); }
-  template <class T>
-  T *as(size_t byte_offset = 0) const {
-    return reinterpret_cast<T *>(get() + byte_offset);
-  }
-
- private:
-  cudaStream_t st_;
-  void *p_ = nullptr;
-};
 
 // Sets *flag (device) to 1, queued on `stream`, if any of the m x n entries at `a` is NaN or
 // infinite.

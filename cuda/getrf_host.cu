@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "hardware.hpp"
 #include "device_util.hpp"
 #include "getrf.hpp"
 #include "staging.hpp"
@@ -25,8 +26,6 @@ constexpr size_t kD = sizeof(double);
 Status nonfinite() {
   return Status::fail(Status::unsafe, "A holds NaN or Inf entries: factored by LAPACK");
 }
-
-size_t round_up(size_t b) { return (b + 255) / 256 * 256; }
 
 // Events made for one call (from either of its threads) and destroyed with it.
 class Events {
@@ -221,22 +220,25 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   const int64_t mn = std::min(m, n);
   // Columns padded to 32 rows keep every column 256-byte aligned for the tensor-core DGEMMs.
   const int64_t ldd = (m + 31) / 32 * 32;
-  const size_t mat = round_up(static_cast<size_t>(ldd) * n * kD);
-  const size_t piv = round_up(mn * sizeof(int));
-  const size_t scratch_bytes = round_up(getrf_scratch_bytes());
-  StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat + piv + 256 + scratch_bytes + getrf_feed_bytes(m, n)))) return s;
+  WorkspacePlan plan;
+  const size_t o_a = plan.add_array<double>(static_cast<size_t>(ldd) * n);
+  const size_t o_piv = plan.add_array<int>(mn);
+  const size_t o_flags = plan.add_array<int>(2);  // INFO, non-finite
+  const size_t o_scratch = plan.add(getrf_scratch_bytes());
+  const size_t o_feed = plan.add(getrf_feed_bytes(m, n));
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
   // However the call ends, the copy stream is done with the buffer before it is freed (on the
   // compute stream) and with the caller's array before we return.
   struct Drain {
     cudaStream_t copy;
     ~Drain() { cudaStreamSynchronize(copy); }
   } drain{copy};
-  double *dA = reinterpret_cast<double *>(buf.get());
-  int *dipiv = reinterpret_cast<int *>(buf.get() + mat);
-  int *flags = reinterpret_cast<int *>(buf.get() + mat + piv);  // INFO, non-finite
-  void *scratch = buf.get() + mat + piv + 256;
-  void *feed_buffers = buf.get() + mat + piv + 256 + scratch_bytes;
+  double *dA = buf.at<double>(o_a);
+  int *dipiv = buf.at<int>(o_piv);
+  int *flags = buf.at<int>(o_flags);
+  void *scratch = buf.at<char>(o_scratch);
+  void *feed_buffers = buf.at<char>(o_feed);
 
   // The copy stream's first upload must find the buffer allocated and the flag cleared.
   cudaEvent_t ready = nullptr;

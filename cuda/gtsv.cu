@@ -26,6 +26,7 @@
 #include "context.hpp"
 #include "gtsv.hpp"
 #include "gtsv_tile.cuh"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -310,65 +311,82 @@ size_t checks_bytes(int64_t n, int64_t ncol) {
   return ncol * slots_of(n) * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
 }
 
-size_t round_up(size_t b) { return (b + 255) / 256 * 256; }
+// The workspace of a solve: the check area, then each reduced system's matrix, right-hand
+// sides and solutions, level by level (the size query and the solve both use this).
+struct Level {
+  size_t mat, rhs, x;
+};
+struct Layout {
+  size_t checks;
+  std::vector<Level> levels;
+  size_t bytes;
+};
 
-size_t levels_bytes(int64_t n, int64_t ncol, bool shared) {
-  size_t bytes = 0;
-  for (int64_t m : reduced_sizes(n))
-    bytes += round_up(3 * m * (shared ? 1 : ncol) * sizeof(double)) +
-             2 * round_up(m * ncol * sizeof(double));
-  return bytes;
+Layout layout(int64_t n, int64_t ncol, bool shared) {
+  WorkspacePlan plan;
+  Layout l;
+  l.checks = plan.add(checks_bytes(n, ncol));
+  for (int64_t m : reduced_sizes(n)) {
+    Level v;
+    v.mat = plan.add_array<double>(3 * m * (shared ? 1 : ncol));
+    v.rhs = plan.add_array<double>(m * ncol);
+    v.x = plan.add_array<double>(m * ncol);
+    l.levels.push_back(v);
+  }
+  l.bytes = plan.bytes();
+  return l;
 }
 
-void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk);
+void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout &l, size_t level,
+                 Check *chk);
 
 // Pass 1 for every tile of every column, then the reduced system, then pass 2.
 template <int T, int M, int G>
 void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red, int64_t tiles,
-                  char *arena, Check *chk) {
+                  char *work, const Layout &l, size_t level, Check *chk) {
   const size_t bytes = sizeof(Shared<T, M>) * G;
   set_smem<tile_pass<T, M, G, false>>(bytes);
   set_smem<tile_pass<T, M, G, true>>(bytes);
   const unsigned grid = static_cast<unsigned>((p.ncol * tiles + G - 1) / G);
   tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, nullptr, 1);
-  solve_level(st, red, arena, nullptr);
+  solve_level(st, red, work, l, level + 1, nullptr);
   tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
 }
 
-// Solves p (all columns) with the reduced systems carved from `arena`; `chk` only at the top.
-void solve_level(cudaStream_t st, const GtsvColumns &p, char *arena, Check *chk) {
+// Solves p (all columns) with the reduced system of `level` (and those below it) in `work`;
+// `chk` only at the top.
+void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout &l, size_t level,
+                 Check *chk) {
   if (p.n <= kMaxSingle) return launch_single(st, p, chk);
   const int64_t tiles = tiles_of(p.n), m = 2 * tiles;
   const bool shared = p.ms == 0;
-  double *mat = reinterpret_cast<double *>(arena);
-  arena += round_up(3 * m * (shared ? 1 : p.ncol) * sizeof(double));
-  double *rhs = reinterpret_cast<double *>(arena);
-  arena += round_up(m * p.ncol * sizeof(double));
-  double *xr = reinterpret_cast<double *>(arena);
-  arena += round_up(m * p.ncol * sizeof(double));
+  const Level &v = l.levels[level];
+  double *mat = part<double>(work, v.mat);
   const int64_t mcols = shared ? 1 : p.ncol;
   const GtsvColumns red = packed_columns(m, p.ncol, mat, mat + m * mcols, mat + 2 * m * mcols,
-                                         shared ? 0 : m, rhs, xr);
-  launch_tiled<kBigT, kBigM, kBigG>(st, p, red, tiles, arena, chk);
+                                         shared ? 0 : m, part<double>(work, v.rhs),
+                                         part<double>(work, v.x));
+  launch_tiled<kBigT, kBigM, kBigG>(st, p, red, tiles, work, l, level, chk);
 }
 
 }  // namespace
 
 size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
-  return round_up(checks_bytes(n, ncol)) + levels_bytes(n, ncol, shared_matrix);
+  return layout(n, ncol, shared_matrix).bytes;
 }
 
 Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
   char *w = static_cast<char *>(work);
+  const Layout l = layout(p.n, p.ncol, p.ms == 0);
   const int64_t copies = slots_of(p.n);
-  Check *chk = reinterpret_cast<Check *>(w);
+  Check *chk = part<Check>(w, l.checks);
   Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol * copies);
   int64_t *list = reinterpret_cast<int64_t *>(verdict + 1);
   Status s = check(
       cudaMemsetAsync(chk, 0, p.ncol * copies * sizeof(Check) + sizeof(Judged), st),
       "cudaMemsetAsync");
   if (!s) return s;
-  solve_level(st, p, w + round_up(checks_bytes(p.n, p.ncol)), chk);
+  solve_level(st, p, w, l, 0, chk);
   judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, copies, chk,
                                                                      verdict, list);
   return check_launch("gtsv kernels");
@@ -470,22 +488,35 @@ __global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count,
 
 }  // namespace
 
-size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count) {
-  return round_up(count * 3 * n * sizeof(double)) + round_up(count * sizeof(int64_t)) +
-         round_up(count * sizeof(int));
+namespace {
+
+struct PivotLayout {
+  size_t work, list, info, bytes;
+};
+
+PivotLayout pivot_layout(int64_t n, size_t count) {
+  WorkspacePlan plan;
+  PivotLayout l;
+  l.work = plan.add_array<double>(count * 3 * n);
+  l.list = plan.add_array<int64_t>(count);
+  l.info = plan.add_array<int>(count);
+  l.bytes = plan.bytes();
+  return l;
 }
+
+}  // namespace
+
+size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count) { return pivot_layout(n, count).bytes; }
 
 Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64_t> &failed,
                   void *scratch, std::vector<int> *info) {
   const int64_t count = static_cast<int64_t>(failed.size());
   info->assign(count, 0);
   if (count == 0) return Status::success();
-  char *w = static_cast<char *>(scratch);
-  double *work = reinterpret_cast<double *>(w);
-  w += round_up(count * 3 * p.n * sizeof(double));
-  int64_t *list = reinterpret_cast<int64_t *>(w);
-  w += round_up(count * sizeof(int64_t));
-  int *dinfo = reinterpret_cast<int *>(w);
+  const PivotLayout l = pivot_layout(p.n, failed.size());
+  double *work = part<double>(scratch, l.work);
+  int64_t *list = part<int64_t>(scratch, l.list);
+  int *dinfo = part<int>(scratch, l.info);
   Status s = check(cudaMemcpyAsync(list, failed.data(), count * sizeof(int64_t),
                                    cudaMemcpyHostToDevice, st),
                    "cudaMemcpyAsync");

@@ -5,40 +5,43 @@
 #include <vector>
 
 #include "context.hpp"
+#include "hardware.hpp"
 #include "gtsv.hpp"
 #include "staging.hpp"
+#include "tuning.hpp"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
 namespace {
 
 constexpr size_t kD = sizeof(double);
 
-// From this many failed systems on, they are re-solved on the device (one thread each); fewer
-// go back to the host, where one DGTSV call is faster than a lone GPU thread.
-constexpr size_t kDevicePivotMin = 32;
-
-// Device bytes per batch group; larger batches are processed group by group.
-constexpr size_t kGroupBytes = size_t(1) << 30;
+constexpr size_t kDevicePivotMin = tuning::kGtsvDevicePivotMin;
+constexpr size_t kGroupBytes = tuning::kGtsvGroupBytes;
 
 struct Buffers {  // device copies: matrix columns at stride n, b and x
   double *dl, *d, *du, *b, *x;
   void *work;
 };
 
-Status carve(Context &ctx, int64_t n, int64_t mcols, int64_t ncol, Buffers *out) {
-  const size_t solve = gtsv_workspace_bytes(n, ncol, mcols == 1);
-  const size_t mat = 3 * n * mcols * kD, vec = n * ncol * kD;
-  void *w = nullptr;
-  Status s = ctx.workspace(solve + mat + 2 * vec + 256, &w);
-  if (!s) return s;
-  char *p = static_cast<char *>(w);
-  out->work = p;
-  double *m = reinterpret_cast<double *>(p + (solve + 255) / 256 * 256);
+// The device arrays of a solve of ncol columns (mcols matrices), carved from `ws`, which is
+// allocated here unless it already holds this layout (a batch's groups reuse the first one's).
+Status carve(Workspace &ws, int64_t n, int64_t mcols, int64_t ncol, Buffers *out) {
+  WorkspacePlan plan;
+  const size_t o_work = plan.add(gtsv_workspace_bytes(n, ncol, mcols == 1));
+  const size_t o_mat = plan.add_array<double>(3 * n * mcols);
+  const size_t o_b = plan.add_array<double>(n * ncol), o_x = plan.add_array<double>(n * ncol);
+  if (!ws.get()) {
+    Status s = ws.allocate(plan);
+    if (!s) return s;
+  }
+  out->work = ws.at<char>(o_work);
+  double *m = ws.at<double>(o_mat);
   out->dl = m;
   out->d = m + n * mcols;
   out->du = m + 2 * n * mcols;
-  out->b = m + 3 * n * mcols;
-  out->x = out->b + n * ncol;
+  out->b = ws.at<double>(o_b);
+  out->x = ws.at<double>(o_x);
   return Status::success();
 }
 
@@ -60,7 +63,8 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
   Status s = enter(scope, ctx);
   if (!s) return s;
   Buffers buf;
-  if (!(s = carve(*ctx, n, 1, nrhs, &buf)) ||
+  Workspace ws(ctx->stream());
+  if (!(s = carve(ws, n, 1, nrhs, &buf)) ||
       !(s = upload_matrix(*ctx, n, 1, dl, d, du, n, buf)) ||
       !(s = upload(*ctx, buf.b, n * kD, b, ldb * kD, n * kD, nrhs)))
     return s;
@@ -90,11 +94,14 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
   *done = 0;
   const int64_t per = static_cast<int64_t>(
       std::max<size_t>(1, kGroupBytes / (static_cast<size_t>(n) * 6 * kD)));
+  // Allocated for the first (the largest) group; a shorter last group uses a prefix of each part.
+  Workspace ws(ctx->stream());
+  const int64_t largest = std::min(per, batch);
   for (int64_t c0 = 0; c0 < batch; c0 += per) {
     const int64_t g = std::min(per, batch - c0);
     const size_t off = static_cast<size_t>(c0) * stride;
     Buffers buf;
-    if (!(s = carve(*ctx, n, g, g, &buf)) ||
+    if (!(s = carve(ws, n, largest, largest, &buf)) ||
         !(s = upload_matrix(*ctx, n, g, dl + off, d + off, du + off, stride, buf)) ||
         !(s = upload(*ctx, buf.b, n * kD, b + off, stride * kD, n * kD, g)))
       return s;
@@ -106,13 +113,10 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
     const bool on_device = failed.size() >= kDevicePivotMin;
     std::vector<int> info;
     if (on_device) {
-      void *scratch = nullptr;
-      if (!(s = check(cudaMalloc(&scratch, gtsv_pivot_scratch_bytes(n, failed.size())),
-                      "cudaMalloc")))
+      Workspace scratch(ctx->stream());
+      if (!(s = scratch.allocate(gtsv_pivot_scratch_bytes(n, failed.size()))) ||
+          !(s = gtsv_pivot(ctx->stream(), p, failed, scratch.get(), &info)))
         return s;
-      s = gtsv_pivot(ctx->stream(), p, failed, scratch, &info);
-      cudaFree(scratch);
-      if (!s) return s;
     } else {
       // Left to the host: put the original b back in x, so the download leaves b untouched.
       for (int64_t c : failed)

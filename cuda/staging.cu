@@ -156,6 +156,7 @@ Status download(Context &ctx, void *host, size_t hpitch, const void *dev, size_t
                 size_t width, size_t height, cudaStream_t st) {
   if (!st) st = ctx.stream();
   if (width == 0 || height == 0) return Status::success();
+  if (Status s = check_download("download"); !s) return s;
   if (width * height < kStagingMinBytes) {
     Status s = check(cudaMemcpy2DAsync(host, hpitch, dev, dpitch, width, height,
                                        cudaMemcpyDeviceToHost, st),
@@ -196,7 +197,8 @@ Status Downloader::add(const Region &r) {
 Status Downloader::drain_one() {
   const InFlight f = flight_.front();
   flight_.pop_front();
-  Status s = check(cudaEventSynchronize(ring_->done[f.buffer]), "download");
+  Status s = check_download("download");
+  if (s) s = check(cudaEventSynchronize(ring_->done[f.buffer]), "download");
   if (s) parallel_copy(f.host, f.hpitch, ring_->buffer(f.buffer), f.len, f.len, f.rows);
   return s;
 }

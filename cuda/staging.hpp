@@ -16,8 +16,8 @@
 
 namespace gpueig::gpu {
 
-// Below this many bytes a transfer goes straight through cudaMemcpy: the pipeline would not pay.
-constexpr size_t kStagingMinBytes = size_t(4) << 20;
+// Below this many bytes a transfer goes straight through cudaMemcpy (src/tuning.hpp).
+constexpr size_t kStagingMinBytes = tuning::kStagingMinBytes;
 
 // Copies a `height` x `width`-byte 2D region (row pitches in bytes) from host to device. The
 // copies are queued on `st` (the context's stream if null); the host source may be reused on

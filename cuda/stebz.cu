@@ -2,8 +2,9 @@
 //
 // The host does DSTEBZ's O(n) bookkeeping exactly as LAPACK does it (splitting, PIVMIN,
 // Gershgorin intervals, the counts at each block's interval ends, and for RANGE 'I' the
-// discarding of surplus eigenvalues and the selection sort of ORDER 'E'), so M, NSPLIT, ISPLIT and
-// IBLOCK are DSTEBZ's own; the GPU brackets every wanted eigenvalue independently.
+// discarding of surplus eigenvalues and the selection sort of ORDER 'E'; src/stebz_phases.hpp,
+// tested on the CPU), so M, NSPLIT, ISPLIT and IBLOCK are DSTEBZ's own; the GPU brackets every
+// wanted eigenvalue independently (stebz() below: phase 4).
 //
 // Each eigenvalue is searched by a group of G threads evaluating G*C shifts per pass
 // (multisection): the interval shrinks by G*C + 1 per pass. With many eigenvalues G = 1 (plain
@@ -12,14 +13,13 @@
 // compaction, no inter-block communication: every group works on its own eigenvalue until its
 // interval meets DLAEBZ's convergence test or the ITMAX cap, so no input can loop forever.
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
-#include <numeric>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "context.hpp"
+#include "hardware.hpp"
+#include "workspace.hpp"
 #include "stebz.hpp"
 #include "sturm.hpp"
 
@@ -27,12 +27,6 @@ namespace gpueig::gpu {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr double kUlp = 0x1p-52;    // DLAMCH('P')
-constexpr double kSafeMin = DBL_MIN;  // DLAMCH('S')
-constexpr double kFudge = 2.1, kRelFac = 2.0;
-// The grid phase (StebzGrid): 2^16 counts, for one block of order >= 1024 with >= 64 eigenvalues
-// wanted; it costs about one pass of the search and saves 16 bisection levels of every search.
-constexpr int kGridPoints = 1 << 16, kGridMinOrder = 1024, kGridMinTasks = 64;
 
 template <int Q>
 __device__ __forceinline__ double shift_point(double lo, double hi, int i) {
@@ -266,75 +260,98 @@ StebzGeometry stebz_geometry(int64_t ntasks, int64_t) {
 
 namespace {
 
-// DSTEBZ's ORDER = 'E' sort, which is a selection sort: for each position, the first strictly
-// smaller minimum among the later ones is swapped in. Equal eigenvalues of different blocks end
-// up in an order only that algorithm defines, so it is reproduced exactly (in O(m log m), with a
-// segment tree over the positions) whenever there are ties; without ties a plain sort agrees.
-void dstebz_order_e(std::vector<double> &w, std::vector<int> &ib) {
-  const size_t m = w.size();
-  if (m < 2) return;
-  std::vector<size_t> idx(m);
-  std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return w[a] < w[b]; });
-  bool ties = false;
-  for (size_t i = 1; i < m && !ties; ++i) ties = w[idx[i]] == w[idx[i - 1]];
-  if (!ties) {
-    std::vector<double> w2(m);
-    std::vector<int> ib2(m);
-    for (size_t i = 0; i < m; ++i) {
-      w2[i] = w[idx[i]];
-      ib2[i] = ib[idx[i]];
-    }
-    w.swap(w2);
-    ib.swap(ib2);
-    return;
+namespace phases = stebz_phases;
+
+// Phase 4's view of the device: T scaled by a power of two (exact) to entries of about 1, which
+// the division-free count needs (the host phases keep LAPACK's own counts on the unscaled T),
+// and the parts of the workspace.
+struct DeviceT {
+  cudaStream_t st;
+  SturmScale sc;
+  SturmRow *rows;
+  StebzBlock *blocks;
+  double *w;
+  int *conv;
+  StebzBracket *brackets;
+  int *grid;
+  // A search block in the device's scale.
+  StebzBlock scaled(StebzBlock b) const {
+    b.lo *= sc.c;
+    b.hi *= sc.c;
+    b.atol *= sc.c;
+    return b;
   }
-  size_t size = 1;
-  while (size < m) size *= 2;
-  std::vector<size_t> tree(2 * size, m);  // index of the leftmost minimum; m = empty
-  auto better = [&](size_t a, size_t b) {
-    if (a == m) return b;
-    if (b == m) return a;
-    return w[b] < w[a] ? b : a;  // ties keep the left one
-  };
-  auto update = [&](size_t p) {
-    size_t i = p + size;
-    tree[i] = p;
-    for (i /= 2; i >= 1; i /= 2) tree[i] = better(tree[2 * i], tree[2 * i + 1]);
-  };
-  for (size_t p = 0; p < m; ++p) tree[p + size] = p;
-  for (size_t i = size - 1; i >= 1; --i) tree[i] = better(tree[2 * i], tree[2 * i + 1]);
-  auto query = [&](size_t l, size_t r) {  // leftmost minimum in [l, r)
-    size_t left = m, right = m;
-    for (l += size, r += size; l < r; l /= 2, r /= 2) {
-      if (l & 1) left = better(left, tree[l++]);
-      if (r & 1) right = better(tree[--r], right);
-    }
-    return better(left, right);
-  };
-  for (size_t je = 0; je + 1 < m; ++je) {
-    const size_t ie = query(je + 1, m);
-    if (w[ie] < w[je]) {
-      std::swap(w[ie], w[je]);
-      std::swap(ib[ie], ib[je]);
-      update(ie);
-      update(je);
-    }
+};
+
+// 4a. RANGE 'I': the searches for points with N = IL - 1 and N = IU (DLAEBZ, IJOB = 3), one
+// thread block each; `found` receives their brackets in T's own scale.
+Status locate_on_device(const DeviceT &dev, const std::vector<StebzBlock> &targets,
+                        StebzBracket *found) {
+  const int nt = static_cast<int>(targets.size());
+  if (nt == 0) return Status::success();
+  std::vector<StebzBlock> on_device(nt);
+  for (int i = 0; i < nt; ++i) on_device[i] = dev.scaled(targets[i]);
+  Status s;
+  if (!(s = check(cudaMemcpyAsync(dev.blocks, on_device.data(), nt * sizeof(StebzBlock),
+                                  cudaMemcpyHostToDevice, dev.st), "upload targets")) ||
+      !(s = check_launch(stebz_search(dev.st, {kThreads, 1, false}, dev.rows, dev.blocks, nt, nt,
+                               dev.sc.pivmin, phases::kRtoli, {nullptr, 0}, nullptr, nullptr,
+                               dev.brackets), "stebz locate kernel")) ||
+      !(s = check(cudaMemcpyAsync(found, dev.brackets, nt * sizeof(StebzBracket),
+                                  cudaMemcpyDeviceToHost, dev.st), "download")) ||
+      !(s = check(cudaStreamSynchronize(dev.st), "stebz locate")))
+    return s;
+  for (int i = 0; i < nt; ++i) {  // back to T's own scale (exact)
+    found[i].lo /= dev.sc.c;
+    found[i].hi /= dev.sc.c;
   }
+  return Status::success();
 }
 
-// DSTEBZ's Gershgorin interval [gl, gu] of rows begin..end-1, with off(j) = |T(j, j+1)| as the
-// caller's DSTEBZ step takes it (before the fudge, which differs between the steps).
-template <class Off>
-std::pair<double, double> gershgorin(const double *d, int begin, int end, Off off) {
-  double gu = d[begin], gl = d[begin], t1 = 0;
-  for (int j = begin; j < end - 1; ++j) {
-    const double t2 = off(j);
-    gu = std::max(gu, d[j] + t1 + t2);
-    gl = std::min(gl, d[j] - t1 - t2);
-    t1 = t2;
+// 4b. Every eigenvalue of the plan bracketed independently; `wg` and `conv` receive the
+// midpoints (in the device's scale) and convergence flags at the plan's output positions.
+Status bracket_on_device(const DeviceT &dev, const phases::Plan &plan, int64_t n,
+                         std::vector<double> &wg, std::vector<int> &conv) {
+  const int nb = static_cast<int>(plan.blocks.size());
+  const size_t m = plan.out.w.size();
+  wg.assign(m, 0.0);
+  conv.assign(m, 0);
+  std::vector<StebzBlock> on_device(nb);
+  for (int b = 0; b < nb; ++b) on_device[b] = dev.scaled(plan.blocks[b]);
+  Status s;
+  StebzGrid grid{nullptr, 0};
+  if (phases::use_grid(plan)) {
+    grid = {dev.grid, phases::kGridPoints};
+    if (!(s = check_launch(stebz_grid_counts(dev.st, dev.rows + plan.blocks[0].begin, plan.blocks[0].len,
+                                      on_device[0].lo, on_device[0].hi, phases::kGridPoints,
+                                      dev.sc.pivmin, dev.grid), "stebz grid kernel")))
+      return s;
   }
-  return {std::min(gl, d[end - 1] - t1), std::max(gu, d[end - 1] + t1)};
+  if (!(s = check(cudaMemcpyAsync(dev.blocks, on_device.data(), nb * sizeof(StebzBlock),
+                                  cudaMemcpyHostToDevice, dev.st), "upload blocks")) ||
+      !(s = check_launch(stebz_search(dev.st, stebz_geometry(plan.ntasks, n), dev.rows, dev.blocks, nb,
+                               plan.ntasks, dev.sc.pivmin, phases::kRtoli, grid, dev.w, dev.conv,
+                               nullptr), "stebz search kernel")) ||
+      !(s = check_download("stebz download")) ||
+      !(s = check(cudaMemcpyAsync(wg.data(), dev.w, m * sizeof(double), cudaMemcpyDeviceToHost,
+                                  dev.st), "download w")) ||
+      !(s = check(cudaMemcpyAsync(conv.data(), dev.conv, m * sizeof(int), cudaMemcpyDeviceToHost,
+                                  dev.st), "download flags")) ||
+      !(s = check(cudaStreamSynchronize(dev.st), "stebz search")))
+    return s;
+  return Status::success();
+}
+
+// DSTEBZ's outputs (M = ev.w.size()).
+Status finish(const phases::Split &sp, const phases::Eigenvalues &ev, int info, int *m_out,
+              int *nsplit_out, double *w_out, int *iblock_out, int *isplit_out, int *info_out) {
+  *m_out = static_cast<int>(ev.w.size());
+  *nsplit_out = sp.nsplit();
+  std::copy(sp.isplit.begin(), sp.isplit.end(), isplit_out);
+  std::copy(ev.w.begin(), ev.w.end(), w_out);
+  std::copy(ev.iblock.begin(), ev.iblock.end(), iblock_out);
+  *info_out = info;
+  return Status::success();
 }
 
 }  // namespace
@@ -342,314 +359,72 @@ std::pair<double, double> gershgorin(const double *d, int begin, int end, Off of
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
              const double *d, const double *e, int *m_out, int *nsplit_out, double *w_out,
              int *iblock_out, int *isplit_out, int *info_out) {
-  int irange = (range == 'A' || range == 'a') ? 1 : (range == 'V' || range == 'v') ? 2 : 3;
-  const bool order_e = order == 'E' || order == 'e';
-  if (irange == 3 && il == 1 && iu == n) irange = 1;
-  const double rtoli = kUlp * kRelFac;
-
+  const phases::Request q = phases::request(range, order, n, vl, vu, il, iu, abstol);
   if (n == 1) {  // DSTEBZ's special case; nothing for a GPU to do
-    *nsplit_out = 1;
-    isplit_out[0] = 1;
-    *m_out = 0;
-    if (!(irange == 2 && (vl >= d[0] || vu < d[0]))) {
-      w_out[0] = d[0];
-      iblock_out[0] = 1;
-      *m_out = 1;
-    }
-    *info_out = 0;
-    return Status::success();
+    const phases::Split one{{}, {1}, 0.0};
+    return finish(one, phases::order_one(q, d[0]), 0, m_out, nsplit_out, w_out, iblock_out,
+                  isplit_out, info_out);
   }
 
-  // Splitting and PIVMIN, as DSTEBZ; rows[j] = (d(j), e(j-1)^2), with 0 where T splits.
-  std::vector<SturmRow> rows(n);
-  std::vector<int> isplit;
-  double pivmin = 1.0;
-  rows[0] = {d[0], 0.0};
-  for (int j = 1; j < n; ++j) {
-    const double t = e[j - 1] * e[j - 1];
-    rows[j] = {d[j], 0.0};
-    if (std::fabs(d[j] * d[j - 1]) * (kUlp * kUlp) + kSafeMin > t) {
-      isplit.push_back(j);
-    } else {
-      rows[j].e2 = t;
-      pivmin = std::max(pivmin, t);
-    }
-  }
-  isplit.push_back(n);
-  pivmin *= kSafeMin;
+  // 1. Splitting and PIVMIN.
+  const phases::Split sp = phases::split(n, d, e);
   // Where some E(i)^2 overflows, PIVMIN is infinite and DSTEBZ's bisection cannot converge
   // (INFO = 1); the GPU's counts, on T scaled to about 1, would report success with eigenvalues
   // bracketed to an infinite tolerance. DSTEBZ's own arithmetic answers instead.
-  if (!std::isfinite(pivmin))
+  if (!std::isfinite(sp.pivmin))
     return Status::fail(Status::unsafe, "E(i)^2 overflows: DSTEBZ on the CPU, as LAPACK would");
-  const int nsplit = static_cast<int>(isplit.size());
-  // RANGE 'I' on an unsplit matrix needs no interval (WL, WU]: eigenvalues IL..IU of the one
-  // block are searched by index directly, which is what DSTEBZ's interval and discarding amount
-  // to, and saves the two whole-matrix searches.
-  const bool by_index = irange == 3 && nsplit == 1;
+  const bool by_index = phases::by_index(q, sp);
 
   DeviceScope scope;
   Context *ctx = nullptr;
   Status s = enter(scope, ctx);
   if (!s) return s;
-  cudaStream_t st = ctx->stream();
-  // The GPU works on T scaled by a power of two (exact) to entries of about 1, which the
-  // division-free count needs; the host keeps LAPACK's own counts on the unscaled T.
-  const SturmScale sc = sturm_scale(rows.data(), n, pivmin);
+  const cudaStream_t st = ctx->stream();
+  const SturmScale sc = sturm_scale(sp.rows.data(), n, sp.pivmin);
   std::vector<SturmRow> scaled(n);
-  for (int j = 0; j < n; ++j) scaled[j] = {rows[j].d * sc.c, rows[j].e2 * sc.c * sc.c};
-  // Workspace: rows | blocks (at most nsplit + 2) | w | conv | 2 brackets | grid counts.
-  const size_t nn = static_cast<size_t>(n);
-  const size_t bytes = nn * sizeof(SturmRow) + (nsplit + 2) * sizeof(StebzBlock) +
-                       nn * sizeof(double) + nn * sizeof(int) + 2 * sizeof(StebzBracket) +
-                       (kGridPoints + 1) * sizeof(int) + 96;
-  void *work = nullptr;
-  if (!(s = ctx->workspace(bytes, &work))) return s;
-  char *p = static_cast<char *>(work);
-  auto carve = [&](size_t b) {
-    char *q = p;
-    p += (b + 15) / 16 * 16;
-    return q;
-  };
-  SturmRow *drows = reinterpret_cast<SturmRow *>(carve(nn * sizeof(SturmRow)));
-  StebzBlock *dblocks = reinterpret_cast<StebzBlock *>(carve((nsplit + 2) * sizeof(StebzBlock)));
-  double *dw = reinterpret_cast<double *>(carve(nn * sizeof(double)));
-  int *dconv = reinterpret_cast<int *>(carve(nn * sizeof(int)));
-  StebzBracket *dbr = reinterpret_cast<StebzBracket *>(carve(2 * sizeof(StebzBracket)));
-  int *dgrid = reinterpret_cast<int *>(carve((kGridPoints + 1) * sizeof(int)));
-  if (!(s = check(cudaMemcpyAsync(drows, scaled.data(), nn * sizeof(SturmRow),
+  for (int j = 0; j < n; ++j) scaled[j] = {sp.rows[j].d * sc.c, sp.rows[j].e2 * sc.c * sc.c};
+  const phases::WorkspaceLayout lay = phases::workspace_layout(n, sp.nsplit());
+  Workspace work(st);
+  if (!(s = work.allocate(lay.bytes))) return s;
+  const DeviceT dev{st,
+                    sc,
+                    work.at<SturmRow>(lay.rows),
+                    work.at<StebzBlock>(lay.blocks),
+                    work.at<double>(lay.w),
+                    work.at<int>(lay.conv),
+                    work.at<StebzBracket>(lay.brackets),
+                    work.at<int>(lay.grid)};
+  if (!(s = check(cudaMemcpyAsync(dev.rows, scaled.data(), n * sizeof(SturmRow),
                                   cudaMemcpyHostToDevice, st), "upload T")))
     return s;
-  // A search block in the GPU's scale.
-  auto to_device = [&](StebzBlock b) {
-    b.lo *= sc.c;
-    b.hi *= sc.c;
-    b.atol *= sc.c;
-    return b;
-  };
 
-  double wl = 0, wu = 0, wlu = 0, wul = 0;
-  if (irange == 3 && !by_index) {
-    // The interval holding eigenvalues IL..IU, as DSTEBZ's DLAEBZ (IJOB = 3) on the whole
-    // matrix: points WL with N(WL) = IL - 1 and WU with N(WU) = IU, or where a cluster makes that
-    // impossible, the small intervals (WL, WLU] and (WUL, WU] across which N jumps past them.
-    // Off-diagonals as DSTEBZ takes them here: sqrt(e^2), i.e. 0 where T splits.
-    auto [gl, gu] = gershgorin(d, 0, n, [&](int j) { return std::sqrt(rows[j + 1].e2); });
-    const double tnorm = std::max(std::fabs(gl), std::fabs(gu));
-    gl = gl - kFudge * tnorm * kUlp * n - kFudge * 2.0 * pivmin;
-    gu = gu + kFudge * tnorm * kUlp * n + kFudge * pivmin;
-    const int itmax = static_cast<int>((std::log(tnorm + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
-    const double atoli = abstol <= 0 ? kUlp * tnorm : abstol;
-    // Like DLAEBZ, whose first search points are GL and GU themselves: IL = 1 and IU = N are
-    // answered there without a search.
-    StebzBracket lower{gl, gl, 0, 0, 1}, upper{gu, gu, n, n, 1};
-    lower.nlo = lower.nhi = sturm_count(rows.data(), n, gl, pivmin);
-    upper.nlo = upper.nhi = sturm_count(rows.data(), n, gu, pivmin);
-    std::vector<StebzBlock> targets;
-    if (il > 1 || lower.nlo != 0)
-      targets.push_back(to_device({0, n, il - 1, il, 0, 0, gl, gu, atoli, itmax, 1}));
-    if (iu < n || upper.nlo != n)
-      targets.push_back(to_device({0, n, iu, iu + 1, 0, static_cast<int64_t>(targets.size()), gl,
-                                   gu, atoli, itmax, 1}));
-    StebzBracket br[2];
-    const int nt = static_cast<int>(targets.size());
-    if (nt > 0 &&
-        (!(s = check(cudaMemcpyAsync(dblocks, targets.data(), nt * sizeof(StebzBlock),
-                                     cudaMemcpyHostToDevice, st), "upload targets")) ||
-         !(s = check(stebz_search(st, {kThreads, 1, false}, drows, dblocks, nt, nt, sc.pivmin, rtoli,
-                                  {nullptr, 0}, nullptr, nullptr, dbr), "stebz locate kernel")) ||
-         !(s = check(cudaMemcpyAsync(br, dbr, nt * sizeof(StebzBracket), cudaMemcpyDeviceToHost,
-                                     st), "download")) ||
-         !(s = check(cudaStreamSynchronize(st), "stebz locate"))))
-      return s;
-    for (int i = 0; i < nt; ++i) {  // back to T's own scale (exact)
-      br[i].lo /= sc.c;
-      br[i].hi /= sc.c;
-    }
-    int next = 0;
-    if (il > 1 || lower.nlo != 0) lower = br[next++];
-    if (iu < n || upper.nlo != n) upper = br[next++];
-    // Sides a search never moved keep DLAEBZ's "unknown" marks: count them here.
-    for (StebzBracket *b : {&lower, &upper}) {
-      if (b->nlo < 0) b->nlo = sturm_count(rows.data(), n, b->lo, pivmin);
-      if (b->nhi > n) b->nhi = sturm_count(rows.data(), n, b->hi, pivmin);
-    }
-    wl = lower.lo;
-    wlu = lower.hi;
-    const int nwl = lower.nlo;
-    int nwu;
-    if (upper.nlo == iu) {  // a point with exactly IU eigenvalues below
-      wu = wul = upper.lo;
-      nwu = iu;
-    } else {
-      wu = upper.hi;
-      wul = upper.lo;
-      nwu = upper.nhi;
-    }
-    if (nwl < 0 || nwl >= n || nwu < 1 || nwu > n) {
-      *m_out = 0;
-      *nsplit_out = nsplit;
-      std::copy(isplit.begin(), isplit.end(), isplit_out);
-      *info_out = 4;
-      return Status::success();
-    }
-  } else if (irange == 2) {
-    wl = vl;
-    wu = vu;
+  // 2. The interval (WL, WU]: RANGE 'V''s own, or RANGE 'I''s located on the device.
+  phases::Interval iv = phases::value_interval(q);
+  if (q.irange == 3 && !by_index) {
+    const phases::IndexSearch is = phases::index_search(q, sp, d);
+    StebzBracket found[2];
+    if (!(s = locate_on_device(dev, is.targets, found))) return s;
+    iv = phases::index_interval(q, sp, is, found);
+    if (!iv.valid) return finish(sp, {}, 4, m_out, nsplit_out, w_out, iblock_out, isplit_out,
+                                 info_out);
   }
 
-  // Blocks: DSTEBZ's loop, with the bisection itself left to the GPU.
-  std::vector<StebzBlock> blocks;
-  std::vector<int> block_of;  // DSTEBZ's JB for each entry of `blocks`
-  std::vector<double> w;
-  std::vector<int> ib;
-  int nwl = 0, nwu = 0;
-  int64_t ntasks = 0;
-  int iend = 0;
-  for (int jb = 1; jb <= nsplit; ++jb) {
-    const int ibegin = iend;
-    iend = isplit[jb - 1];
-    const int in = iend - ibegin;
-    if (in == 1) {
-      const double v = d[ibegin] - pivmin;
-      if (irange == 1 || wl >= v) ++nwl;
-      if (irange == 1 || wu >= v) ++nwu;
-      if (irange == 1 || (wl < v && wu >= v)) {
-        w.push_back(d[ibegin]);
-        ib.push_back(jb);
-      }
-      continue;
-    }
-    auto [gl, gu] = gershgorin(d, ibegin, iend, [&](int j) { return std::fabs(e[j]); });
-    const double bnorm = std::max(std::fabs(gl), std::fabs(gu));
-    gl = gl - kFudge * bnorm * kUlp * in - kFudge * pivmin;
-    gu = gu + kFudge * bnorm * kUlp * in + kFudge * pivmin;
-    const double atoli = abstol <= 0 ? kUlp * std::max(std::fabs(gl), std::fabs(gu)) : abstol;
-    if (irange > 1 && !by_index) {
-      if (gu < wl) {
-        nwl += in;
-        nwu += in;
-        continue;
-      }
-      gl = std::max(gl, wl);
-      gu = std::min(gu, wu);
-      if (gl >= gu) continue;
-    }
-    const int nab1 = by_index ? il - 1 : sturm_count(rows.data() + ibegin, in, gl, pivmin);
-    const int nab2 = by_index ? iu : sturm_count(rows.data() + ibegin, in, gu, pivmin);
-    nwl += nab1;
-    nwu += nab2;
-    const int im = nab2 - nab1;
-    if (im <= 0) continue;
-    const int itmax = static_cast<int>((std::log(gu - gl + pivmin) - std::log(pivmin)) / std::log(2.0)) + 2;
-    blocks.push_back({ibegin, in, nab1, nab2, static_cast<int64_t>(w.size()), ntasks, gl, gu, atoli,
-                      itmax, 0});
-    block_of.push_back(jb);
-    ntasks += im;
-    w.insert(w.end(), im, 0.0);
-    ib.insert(ib.end(), im, jb);
-  }
-
+  // 3. The plan; 4. the device's bracketing of every eigenvalue in it.
+  phases::Plan plan = phases::plan_blocks(q, sp, d, e, by_index, iv);
   bool ncnvrg = false;
-  if (ntasks > 0) {
-    const int nb = static_cast<int>(blocks.size());
-    std::vector<double> wg(w.size());
-    std::vector<int> conv(w.size());
-    std::vector<StebzBlock> on_device(nb);
-    for (int b = 0; b < nb; ++b) on_device[b] = to_device(blocks[b]);
-    // One large block with many eigenvalues wanted: a grid of counts first (see StebzGrid).
-    StebzGrid grid{nullptr, 0};
-    if (nb == 1 && blocks[0].len >= kGridMinOrder && ntasks >= kGridMinTasks) {
-      grid = {dgrid, kGridPoints};
-      if (!(s = check(stebz_grid_counts(st, drows + blocks[0].begin, blocks[0].len,
-                                        on_device[0].lo, on_device[0].hi, kGridPoints, sc.pivmin,
-                                        dgrid), "stebz grid kernel")))
-        return s;
-    }
-    if (!(s = check(cudaMemcpyAsync(dblocks, on_device.data(), nb * sizeof(StebzBlock),
-                                    cudaMemcpyHostToDevice, st), "upload blocks")) ||
-        !(s = check(stebz_search(st, stebz_geometry(ntasks, n), drows, dblocks, nb, ntasks,
-                                 sc.pivmin, rtoli, grid, dw, dconv, nullptr), "stebz search kernel")) ||
-        !(s = check(cudaMemcpyAsync(wg.data(), dw, w.size() * sizeof(double),
-                                    cudaMemcpyDeviceToHost, st), "download w")) ||
-        !(s = check(cudaMemcpyAsync(conv.data(), dconv, w.size() * sizeof(int),
-                                    cudaMemcpyDeviceToHost, st), "download flags")) ||
-        !(s = check(cudaStreamSynchronize(st), "stebz search")))
-      return s;
-    for (int b = 0; b < nb; ++b)
-      for (int k = 0; k < blocks[b].last_k - blocks[b].first_k; ++k) {
-        const int64_t pos = blocks[b].out + k;
-        w[pos] = wg[pos] / sc.c;
-        if (!conv[pos]) {  // DSTEBZ marks eigenvalues that did not converge with -JB
-          ib[pos] = -block_of[b];
-          ncnvrg = true;
-        }
-      }
+  if (plan.ntasks > 0) {
+    std::vector<double> wg;
+    std::vector<int> conv;
+    if (!(s = bracket_on_device(dev, plan, n, wg, conv))) return s;
+    ncnvrg = phases::collect(plan, wg, conv, sc.c);
   }
 
-  bool toofew = false;
-  if (irange == 3 && !by_index) {  // DSTEBZ's discarding of eigenvalues outside IL..IU, verbatim
-    int idiscl = il - 1 - nwl, idiscu = nwu - iu;
-    if (idiscl > 0 || idiscu > 0) {
-      size_t im = 0;
-      for (size_t je = 0; je < w.size(); ++je) {
-        if (w[je] <= wlu && idiscl > 0) {
-          --idiscl;
-        } else if (w[je] >= wul && idiscu > 0) {
-          --idiscu;
-        } else {
-          w[im] = w[je];
-          ib[im] = ib[je];
-          ++im;
-        }
-      }
-      w.resize(im);
-      ib.resize(im);
-    }
-    if (idiscl > 0 || idiscu > 0) {
-      // Non-monotone counts left surplus eigenvalues outside the clusters: drop the smallest
-      // IDISCL and the largest IDISCU, as DSTEBZ does.
-      for (; idiscl > 0; --idiscl) {
-        size_t iw = w.size();
-        double wkill = wu;
-        for (size_t je = 0; je < w.size(); ++je)
-          if (ib[je] != 0 && (w[je] < wkill || iw == w.size())) {
-            iw = je;
-            wkill = w[je];
-          }
-        if (iw < w.size()) ib[iw] = 0;
-      }
-      for (; idiscu > 0; --idiscu) {
-        size_t iw = w.size();
-        double wkill = wl;
-        for (size_t je = 0; je < w.size(); ++je)
-          if (ib[je] != 0 && (w[je] > wkill || iw == w.size())) {
-            iw = je;
-            wkill = w[je];
-          }
-        if (iw < w.size()) ib[iw] = 0;
-      }
-      size_t im = 0;
-      for (size_t je = 0; je < w.size(); ++je)
-        if (ib[je] != 0) {
-          w[im] = w[je];
-          ib[im] = ib[je];
-          ++im;
-        }
-      w.resize(im);
-      ib.resize(im);
-    }
-    if (idiscl < 0 || idiscu < 0) toofew = true;
-  }
-  if (order_e && nsplit > 1) dstebz_order_e(w, ib);
-
-  *m_out = static_cast<int>(w.size());
-  *nsplit_out = nsplit;
-  std::copy(isplit.begin(), isplit.end(), isplit_out);
-  std::copy(w.begin(), w.end(), w_out);
-  std::copy(ib.begin(), ib.end(), iblock_out);
-  *info_out = (ncnvrg ? 1 : 0) + (toofew ? 2 : 0);
-  return Status::success();
+  // 5. Discarding (RANGE 'I' through an interval); 6. ordering.
+  const bool toofew = q.irange == 3 && !by_index &&
+                      phases::discard(q, iv, plan.nwl, plan.nwu, plan.out);
+  phases::order(q, sp.nsplit(), plan.out);
+  return finish(sp, plan.out, (ncnvrg ? 1 : 0) + (toofew ? 2 : 0), m_out, nsplit_out, w_out,
+                iblock_out, isplit_out, info_out);
 }
 
 }  // namespace gpueig::gpu

@@ -4,28 +4,15 @@
 
 #include <cstdint>
 
+#include "stebz_phases.hpp"
 #include "sturm.hpp"
 
 namespace gpueig::gpu {
 
-// One split-off block of T and the eigenvalues wanted in it: local indices first_k+1..last_k,
-// searched in (lo, hi], written from position `out` on.
-struct StebzBlock {
-  int64_t begin, len;  // rows of the block
-  int first_k, last_k;
-  int64_t out;         // position in the output of eigenvalue first_k + 1
-  int64_t task0;       // global task index of eigenvalue first_k + 1
-  double lo, hi, atol;
-  int itmax;           // cap on bisection levels, as DSTEBZ's ITMAX for the block
-  int locate;          // 1: DLAEBZ's IJOB = 3, stop at a point w with N(w) = k - 1 if one is met
-};
-
-// Final bracket of one search: N(lo) = nlo < k <= nhi = N(hi) (-1 / n+1 while a side is unknown).
-struct StebzBracket {
-  double lo, hi;
-  int nlo, nhi;
-  int converged;
-};
+// StebzBlock (one block and the eigenvalues wanted in it) and StebzBracket (a search's final
+// bracket) are the host phases' (src/stebz_phases.hpp), read and written by the kernels as is.
+using gpueig::StebzBlock;
+using gpueig::StebzBracket;
 
 // Search geometry: G threads per eigenvalue (1, 2, 4, 8, 16, 32 within a warp, or 64, 128, 256:
 // a whole thread block), C shifts per thread (1 or 2): G*C points per pass, log2(G*C + 1)

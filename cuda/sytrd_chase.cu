@@ -45,8 +45,8 @@ constexpr unsigned kFull = 0xffffffffu;
 constexpr int kApplyGroup = 32;    // sweeps applied together to z
 constexpr int kLdab = 2 * KD + 1;  // band storage: diagonal, KD subdiagonals, KD rows for the bulge
 // A chunk of sweeps' rotations and window blocks are kept at most this large; bigger problems
-// chase in chunks.
-constexpr size_t kRotBudget = size_t(2560) << 20;
+// chase in chunks (src/tuning.hpp).
+constexpr size_t kRotBudget = tuning::kSytrdRotBytes;
 // A pipeline wait longer than this means a bug: the kernel gives up and reports it.
 constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
 // Each sweep's progress counter has a 128-byte line of its own: the warps that spin on one do
@@ -551,8 +551,6 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
                "sytrd chase_kernel");
 }
 
-size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
-
 // Bytes of a chunk of c sweeps starting at sweep 0 (the largest): its rotations and its blocks.
 size_t rot_bytes(int64_t n, int64_t c) { return size_t(c) * rot_ld(n) * sizeof(double2); }
 size_t window_bytes(int64_t n, int64_t c) {
@@ -561,7 +559,7 @@ size_t window_bytes(int64_t n, int64_t c) {
 }
 
 // Q1's blocks are all kept (for forming Q1 from its right end, next to the chase) up to this.
-constexpr size_t kKeepBudget = size_t(2048) << 20;
+constexpr size_t kKeepBudget = tuning::kSytrdKeepBytes;
 bool keep_q1_blocks(int64_t n, SytrdZ zmode) {
   return zmode == SytrdZ::form && sytrd_band_blocks_bytes(n, true) <= kKeepBudget;
 }
@@ -623,34 +621,45 @@ SytrdMethod sytrd_method() {
                                                                            : SytrdMethod::two_stage;
 }
 
-size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode) {
-  size_t b = align_up(sytrd_band_blocks_bytes(n, keep_q1_blocks(n, zmode))) +
-             align_up(size_t(kLdab) * n * sizeof(double)) +
-             align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int)) + align_up(sizeof(int));
+namespace {
+
+// The two-stage method's workspace: stage 1's blocks, the band, the chase's progress flags and
+// failure flag, and (with z) a chunk's rotations and window blocks.
+struct TwoStageLayout {
+  size_t blocks, ab, progress, failed, rot = 0, window = 0, bytes;
+};
+
+TwoStageLayout two_stage_layout(int64_t n, SytrdZ zmode) {
+  WorkspacePlan plan;
+  TwoStageLayout l{};
+  l.blocks = plan.add(sytrd_band_blocks_bytes(n, keep_q1_blocks(n, zmode)));
+  l.ab = plan.add_array<double>(size_t(kLdab) * n);
+  l.progress = plan.add_array<int>((sweeps_of(n) + 1) * kFlagStride);
+  l.failed = plan.add_array<int>(1);
   if (zmode != SytrdZ::none) {
     const int64_t c = chunk_sweeps(n);
-    b += align_up(rot_bytes(n, c)) + align_up(window_bytes(n, c));
+    l.rot = plan.add(rot_bytes(n, c));
+    l.window = plan.add(window_bytes(n, c));
   }
-  return b;
+  l.bytes = plan.bytes();
+  return l;
 }
+
+}  // namespace
+
+size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode) { return two_stage_layout(n, zmode).bytes; }
 
 Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d, double *e,
                        double *z, int64_t ldz, SytrdZ zmode, void *work) {
   if ((zmode == SytrdZ::none) != (z == nullptr))
     return Status::fail(Status::device_error, "sytrd_two_stage: z and zmode disagree");
   const bool keep = keep_q1_blocks(n, zmode);
-  char *w = static_cast<char *>(work);
-  double *blocks = reinterpret_cast<double *>(w);
-  w += align_up(sytrd_band_blocks_bytes(n, keep));
-  double *ab = reinterpret_cast<double *>(w);
-  w += align_up(size_t(kLdab) * n * sizeof(double));
-  int *progress = reinterpret_cast<int *>(w);
-  w += align_up((sweeps_of(n) + 1) * kFlagStride * sizeof(int));
-  int *failed = reinterpret_cast<int *>(w);
-  w += align_up(sizeof(int));
+  const TwoStageLayout l = two_stage_layout(n, zmode);
+  double *blocks = part<double>(work, l.blocks), *ab = part<double>(work, l.ab);
+  int *progress = part<int>(work, l.progress), *failed = part<int>(work, l.failed);
   const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
-  double2 *rot = z ? reinterpret_cast<double2 *>(w) : nullptr;
-  double *U = z ? reinterpret_cast<double *>(w + align_up(rot_bytes(n, chunk))) : nullptr;
+  double2 *rot = z ? part<double2>(work, l.rot) : nullptr;
+  double *U = z ? part<double>(work, l.window) : nullptr;
 
   Status s = sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep);
   if (!s) return s;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "context.hpp"
+#include "hardware.hpp"
 #include "device_util.hpp"
 #include "staging.hpp"
 #include "sytrd.hpp"
@@ -15,7 +16,6 @@ namespace {
 
 constexpr size_t kD = sizeof(double);
 
-size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
 
 // The triangle `uplo` of a (n x n, lda) copied over the other one.
 __global__ void mirror_kernel(double *a, int64_t lda, int64_t n, bool upper) {
@@ -105,17 +105,23 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   const bool wantz = vect != 'N';
   const SytrdMethod method = sytrd_method();
 
-  const size_t mat = align_up(size_t(n) * n * kD), vec = align_up(size_t(n) * kD);
   // z is the identity for 'V' (Q formed), Q_in for 'U' (Q_in * Q).
   const SytrdZ zmode = vect == 'V' ? SytrdZ::form : vect == 'U' ? SytrdZ::update : SytrdZ::none;
-  const size_t work = method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0;
-  StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat * (wantz ? 2 : 1) + 2 * vec + 512 + work))) return s;
-  double *da = buf.as<double>(), *dz = wantz ? buf.as<double>(mat) : nullptr;
-  double *dd = buf.as<double>(mat * (wantz ? 2 : 1)), *de = dd + vec / kD;
-  int *flag = buf.as<int>(mat * (wantz ? 2 : 1) + 2 * vec);
-  auto *dinv = buf.as<SimilarityInvariants>(mat * (wantz ? 2 : 1) + 2 * vec + 256);
-  void *dwork = buf.get() + mat * (wantz ? 2 : 1) + 2 * vec + 512;
+  WorkspacePlan plan;
+  const size_t o_a = plan.add_array<double>(size_t(n) * n);
+  const size_t o_z = wantz ? plan.add_array<double>(size_t(n) * n) : 0;
+  const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
+  const size_t o_flag = plan.add_array<int>(1);
+  const size_t o_inv = plan.add_array<SimilarityInvariants>(1);
+  const size_t o_work =
+      plan.add(method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0);
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *da = buf.at<double>(o_a), *dz = wantz ? buf.at<double>(o_z) : nullptr;
+  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e);
+  int *flag = buf.at<int>(o_flag);
+  auto *dinv = buf.at<SimilarityInvariants>(o_inv);
+  void *dwork = buf.at<char>(o_work);
 
   // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
   // (the NaN check included) looks at it.

@@ -12,6 +12,7 @@
 
 #include "context.hpp"
 #include "sytrd.hpp"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -85,10 +86,10 @@ __global__ void __launch_bounds__(kThreads)
 
 Status sytrd_tree(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d, double *e,
                   double *z, int64_t ldz) {
-  double2 *cs = nullptr;
-  Status s = check(cudaMallocAsync(&cs, std::max<int64_t>(1, n / 2) * sizeof(double2), st),
-                   "cudaMallocAsync");
+  Workspace buf(st);
+  Status s = buf.allocate(std::max<int64_t>(1, n / 2) * sizeof(double2));
   if (!s) return s;
+  double2 *cs = buf.at<double2>(0);
   for (int64_t j = 0; j + 2 < n && s; ++j) {
     // Rows j+1 .. n-1 take part; the level of pair distance h has ceil((n-1-j-h) / 2h) pairs.
     for (int64_t h = 1; j + 1 + h < n && s; h *= 2) {
@@ -102,7 +103,6 @@ Status sytrd_tree(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d,
     }
   }
   if (s) s = sytrd_take_tridiagonal(st, n, a, lda + 1, d, e);
-  cudaFreeAsync(cs, st);
   return s;
 }
 

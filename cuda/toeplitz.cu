@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "context.hpp"
+#include "hardware.hpp"
 #include "device_util.hpp"
 #include "sytrd.hpp"
 
@@ -18,8 +19,6 @@ namespace gpueig::gpu {
 namespace {
 
 constexpr size_t kD = sizeof(double);
-
-size_t align_up(size_t b) { return (b + 255) / 256 * 256; }
 
 // The half block of sign +1 (symmetric eigenvectors) or -1 (skew-symmetric), both triangles:
 //   H(i,j) = t(|i-j|) + sign t(n-1-i-j),  i, j < k = n/2,
@@ -46,14 +45,17 @@ Status reduce_half(int64_t n, const double *t, int sign, int64_t size, double *d
   Status s = enter(scope, ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
-  const size_t mat = align_up(size_t(size) * size * kD), vec = align_up(size_t(std::max<int64_t>(size, n)) * kD);
-  const size_t work = sytrd_two_stage_bytes(size, SytrdZ::none);
-  StreamBuffer buf(st);
-  if (!(s = buf.allocate(mat + 3 * vec + 256 + work))) return s;
-  double *h = buf.as<double>(), *dt = buf.as<double>(mat), *dd = buf.as<double>(mat + vec),
-         *de = buf.as<double>(mat + 2 * vec);
-  auto *dinv = buf.as<SimilarityInvariants>(mat + 3 * vec);
-  void *dwork = buf.get() + mat + 3 * vec + 256;
+  WorkspacePlan plan;
+  const size_t o_h = plan.add_array<double>(size_t(size) * size), o_t = plan.add_array<double>(n);
+  const size_t o_d = plan.add_array<double>(size), o_e = plan.add_array<double>(size);
+  const size_t o_inv = plan.add_array<SimilarityInvariants>(1);
+  const size_t o_work = plan.add(sytrd_two_stage_bytes(size, SytrdZ::none));
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *h = buf.at<double>(o_h), *dt = buf.at<double>(o_t), *dd = buf.at<double>(o_d),
+         *de = buf.at<double>(o_e);
+  auto *dinv = buf.at<SimilarityInvariants>(o_inv);
+  void *dwork = buf.at<char>(o_work);
   if (!(s = check(cudaMemcpyAsync(dt, t, n * kD, cudaMemcpyHostToDevice, st), "cudaMemcpyAsync")))
     return s;
   const unsigned grid =
@@ -68,6 +70,7 @@ Status reduce_half(int64_t n, const double *t, int sign, int64_t size, double *d
   SimilarityInvariants inv{};
   if (!(s = similarity_invariants(st, h, size, size, dinv)) ||
       !(s = sytrd_two_stage(st, size, h, size, dd, de, nullptr, 0, SytrdZ::none, dwork)) ||
+      !(s = check_download("toeplitz download")) ||
       !(s = check(cudaMemcpyAsync(d, dd, size * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
       !(s = check(cudaMemcpyAsync(e, de, (size - 1) * kD, cudaMemcpyDeviceToHost, st),
                    "cudaMemcpyAsync")) ||

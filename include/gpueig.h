@@ -46,18 +46,18 @@ extern "C" {
  * orthogonal similarity transformation, A = Q * T * Q**T.  (LAPACK analogue: DSYTRD + DORGTR;
  * the GPU method uses Givens rotations.)
  *
- *  1 VECT  'N': Q is not formed;  'V': Q (n x n) is formed;  'U': Q is updated, Q := Q_in * Q
- *          (Q_in on entry, e.g. from a previous reduction).
- *  2 UPLO  'U': the upper triangle of A is referenced;  'L': the lower triangle.
- *  3 N     order of A, N >= 0.
- *  4 A     (LDA, N). On entry the symmetric matrix (triangle UPLO). On exit, overwritten
- *          (its contents are unspecified).
- *  5 LDA   LDA >= max(1, N).
- *  6 D     (N) diagonal of T.
- *  7 E     (N-1) off-diagonal of T (E(i) = T(i, i+1) = T(i+1, i)).
- *  8 Q     (LDQ, N). VECT = 'V': on exit Q. VECT = 'U': on entry Q_in, on exit Q_in * Q.
- *          VECT = 'N': not referenced.
- *  9 LDQ   LDQ >= 1, and LDQ >= max(1, N) if VECT = 'V' or 'U'.
+ *  1 VECT  [in] 'N': Q is not formed;  'V': Q (n x n) is formed;  'U': Q is updated,
+ *          Q := Q_in * Q (Q_in on entry, e.g. from a previous reduction).
+ *  2 UPLO  [in] 'U': the upper triangle of A is referenced;  'L': the lower triangle.
+ *  3 N     [in] order of A, N >= 0.
+ *  4 A     [in,out] (LDA, N). On entry the symmetric matrix (triangle UPLO). On exit,
+ *          overwritten (its contents are unspecified).
+ *  5 LDA   [in] LDA >= max(1, N).
+ *  6 D     [out] (N) diagonal of T.
+ *  7 E     [out] (N-1) off-diagonal of T (E(i) = T(i, i+1) = T(i+1, i)).
+ *  8 Q     [in,out] (LDQ, N). VECT = 'V': on exit Q. VECT = 'U': on entry Q_in, on exit
+ *          Q_in * Q. VECT = 'N': not referenced.
+ *  9 LDQ   [in] LDQ >= 1, and LDQ >= max(1, N) if VECT = 'V' or 'U'.
  * Characters are case-insensitive. INFO = 0 or -i.
  * Special values: a triangle UPLO with a NaN or an infinite entry is reduced by DSYTRD itself,
  * which propagates them. No scaling is done (as DSYTRD): on the GPU an entry can grow by up to 8x
@@ -79,21 +79,21 @@ GPUEIG_API int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
  * eigenvalue is bracketed on the GPU to DSTEBZ's tolerance (W agrees with DSTEBZ's to within it,
  * not bit for bit).
  *
- *  1 RANGE   'A': all eigenvalues;  'V': those in the half-open interval (VL, VU];
+ *  1 RANGE   [in] 'A': all eigenvalues;  'V': those in the half-open interval (VL, VU];
  *            'I': the IL-th through IU-th eigenvalues (ascending order).
- *  2 ORDER   'B': eigenvalues grouped by split-off block, ascending inside each block;
+ *  2 ORDER   [in] 'B': eigenvalues grouped by split-off block, ascending inside each block;
  *            'E': the entire matrix, ascending.
- *  3 N       order of T, N >= 0.
- *  4 VL, 5 VU  RANGE = 'V': the interval, VL < VU. Not referenced otherwise.
- *  6 IL, 7 IU  RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
- *  8 ABSTOL  absolute tolerance for the eigenvalues; <= 0 means ULP * |T| of each block.
- *  9 D       (N) diagonal of T.    10 E (N-1) off-diagonal of T.
- * 11 M       number of eigenvalues found.
- * 12 NSPLIT  number of diagonal blocks T splits into.
- * 13 W       (N) the eigenvalues in W(1..M).
- * 14 IBLOCK  (N) IBLOCK(i) = block (1-based) of eigenvalue W(i); see DSTEBZ for the negative
- *            values marking eigenvalues that did not converge.
- * 15 ISPLIT  (N) block j is rows ISPLIT(j-1)+1 .. ISPLIT(j) (ISPLIT(0) = 0).
+ *  3 N       [in] order of T, N >= 0.
+ *  4 VL, 5 VU  [in] RANGE = 'V': the interval, VL < VU. Not referenced otherwise.
+ *  6 IL, 7 IU  [in] RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
+ *  8 ABSTOL  [in] absolute tolerance for the eigenvalues; <= 0 means ULP * |T| of each block.
+ *  9 D       [in] (N) diagonal of T.    10 E [in] (N-1) off-diagonal of T.
+ * 11 M       [out] number of eigenvalues found.
+ * 12 NSPLIT  [out] number of diagonal blocks T splits into.
+ * 13 W       [out] (N) the eigenvalues in W(1..M).
+ * 14 IBLOCK  [out] (N) IBLOCK(i) = block (1-based) of eigenvalue W(i); see DSTEBZ for the
+ *            negative values marking eigenvalues that did not converge.
+ * 15 ISPLIT  [out] (N) block j is rows ISPLIT(j-1)+1 .. ISPLIT(j) (ISPLIT(0) = 0).
  * INFO = 0, -i, or as DSTEBZ: 1 some eigenvalues did not converge; 2 not all of IL..IU found;
  *        3 both; 4 Gershgorin interval too small (no eigenvalues computed).
  * Deviations: a NaN or infinite entry of D (E) is rejected as an illegal value, INFO = -9 (-10),
@@ -119,10 +119,11 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
  * by LAPACK's residual ratio; a system on which the check fails (or that met a zero pivot or a
  * non-finite value) is re-solved with partial pivoting by DGTSV, so no answer is silently worse.
  *
- *  1 N     order of A, N >= 0.       2 NRHS  number of right-hand sides, NRHS >= 0.
- *  3 DL    (N-1) sub-diagonal.       4 D     (N) diagonal.      5 DU (N-1) super-diagonal.
- *  6 B     (LDB, NRHS) on entry the right-hand sides, on exit the solution X (if INFO = 0).
- *  7 LDB   LDB >= max(1, N).
+ *  1 N     [in] order of A, N >= 0.  2 NRHS  [in] number of right-hand sides, NRHS >= 0.
+ *  3 DL    [in] (N-1) sub-diagonal.  4 D  [in] (N) diagonal.  5 DU [in] (N-1) super-diagonal.
+ *  6 B     [in,out] (LDB, NRHS) on entry the right-hand sides, on exit the solution X (if
+ *          INFO = 0).
+ *  7 LDB   [in] LDB >= max(1, N).
  * INFO = 0, -i, or i > 0: U(i,i) is exactly zero in DGTSV's elimination with partial pivoting,
  *        the matrix is singular and no solution was computed (B is then as DGTSV leaves it).
  *        With NRHS = 0 the matrix is still factored (as DGTSV does) and INFO says whether it
@@ -142,9 +143,9 @@ GPUEIG_API int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, 
  * by the tiled method. Each system is checked on its own; failed ones are re-solved with DGTSV's
  * partial pivoting, on the GPU when there are many of them, else on the CPU.
  *
- *  1 N      order of each system, N >= 0.     2 BATCH   number of systems, BATCH >= 0.
- *  3 DL, 4 D, 5 DU, 6 B   arrays of at least (BATCH-1)*STRIDE + N elements.
- *  7 STRIDE distance in elements between consecutive systems, STRIDE >= max(1, N).
+ *  1 N      [in] order of each system, N >= 0.    2 BATCH  [in] number of systems, BATCH >= 0.
+ *  3 DL, 4 D, 5 DU [in], 6 B [in,out]   arrays of at least (BATCH-1)*STRIDE + N elements.
+ *  7 STRIDE [in] distance in elements between consecutive systems, STRIDE >= max(1, N).
  * INFO = 0: every system solved. INFO = -i: argument i is illegal (nothing is done).
  * INFO > 0: some systems are exactly singular (DGTSV's INFO i > 0 for them). All other systems
  *        are solved. The first singular system, k (0-based), is reported as INFO = k*N + i, so
@@ -159,10 +160,10 @@ GPUEIG_API int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
  * gpu_getrf_crout: LU factorization with partial pivoting, A = P * L * U (LAPACK analogue:
  * DGETRF; the GPU method is the blocked Crout order of LAPACK's VARIANTS/lu/CR).
  *
- *  1 M     rows of A, M >= 0.          2 N  columns of A, N >= 0.
- *  3 A     (LDA, N). On exit L (unit diagonal not stored) and U, as DGETRF.
- *  4 LDA   LDA >= max(1, M).
- *  5 IPIV  (min(M,N)) 1-based pivot indices: row i was interchanged with row IPIV(i).
+ *  1 M     [in] rows of A, M >= 0.          2 N  [in] columns of A, N >= 0.
+ *  3 A     [in,out] (LDA, N). On exit L (unit diagonal not stored) and U, as DGETRF.
+ *  4 LDA   [in] LDA >= max(1, M).
+ *  5 IPIV  [out] (min(M,N)) 1-based pivot indices: row i was interchanged with row IPIV(i).
  * INFO = 0, -i, or i > 0: U(i,i) is exactly zero; the factorization was completed.
  * The output is what DGETRS expects. On the GPU the matrix is copied to the device whole (it
  * must fit there next to about 3 MB of workspace; under the auto policy a matrix that does not
@@ -183,18 +184,18 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * how many of IL..IU each holds, and no other eigenvalue is computed. Eigenvectors run on the
  * CPU (DSYEVD / DSYEVR on each half block).
  *
- *  1 JOBZ   'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
- *  2 RANGE  'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).
- *  3 N      order of T, N >= 0.
- *  4 T      (N) first column of T.
- *  5 VL, 6 VU   RANGE = 'V': VL < VU.
- *  7 IL, 8 IU   RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
- *  9 ABSTOL as DSYEVR.
- * 10 M      number of eigenvalues found.
- * 11 W      (N) the eigenvalues W(1..M), ascending.
- * 12 Z      (LDZ, max(1,M)) JOBZ = 'V': orthonormal eigenvectors, column i for W(i).
+ *  1 JOBZ   [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
+ *  2 RANGE  [in] 'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).
+ *  3 N      [in] order of T, N >= 0.
+ *  4 T      [in] (N) first column of T.
+ *  5 VL, 6 VU   [in] RANGE = 'V': VL < VU if N > 0 (as DSYEVR: not checked when N = 0).
+ *  7 IL, 8 IU   [in] RANGE = 'I': 1 <= IL <= IU <= N if N > 0; IL = 1 and IU = 0 if N = 0.
+ *  9 ABSTOL [in] as DSYEVR.
+ * 10 M      [out] number of eigenvalues found.
+ * 11 W      [out] (N) the eigenvalues W(1..M), ascending.
+ * 12 Z      [out] (LDZ, max(1,M)) JOBZ = 'V': orthonormal eigenvectors, column i for W(i).
  *           Not referenced if JOBZ = 'N'.
- * 13 LDZ    LDZ >= 1, and LDZ >= N if JOBZ = 'V'.
+ * 13 LDZ    [in] LDZ >= 1, and LDZ >= N if JOBZ = 'V'.
  * INFO = 0, -i, or i > 0: an internal error in the eigensolver of a half block (as DSYEVR);
  *        GPUEIG_ERR_MEMORY: a half block does not fit in memory.
  * Deviations: a NaN or infinite entry of T is rejected as an illegal value, INFO = -4; a NaN VL
@@ -203,10 +204,10 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * [sqrt(SAFMIN/EPS), sqrt(EPS/SAFMIN)] when max|t| lies outside it (and VL, VU, ABSTOL with it),
  * so the half blocks cannot overflow and bisection never treats a tiny off-diagonal as zero
  * (with JOBZ = 'V' only a huge T is scaled: the inner DSYEVD / DSYEVR scale a tiny block
- * themselves); eigenvalues beyond DBL_MAX come back as -Inf or +Inf, where DSYEVR's do. VL = -Inf and VU = +Inf are accepted. The
- * workspace of the inner LAPACK calls is sized in 64 bits; a half block of order 32767 or more
- * with eigenvectors (RANGE = 'A') is solved by DSYEVR instead of DSYEVD, whose workspace would
- * exceed an LP64 INTEGER.
+ * themselves); eigenvalues beyond DBL_MAX come back as -Inf or +Inf, where DSYEVR's do.
+ * VL = -Inf and VU = +Inf are accepted. The workspace of the inner LAPACK calls is sized in 64
+ * bits; a half block of order 32767 or more with eigenvectors (RANGE = 'A') is solved by DSYEVR
+ * instead of DSYEVD, whose workspace would exceed an LP64 INTEGER.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, double vl, double vu,
                      int il, int iu, double abstol, int *m, double *w, double *z, int ldz);
@@ -225,16 +226,17 @@ GPUEIG_API int gpueig_gpu_available(void);
  * yet, or the last call returned before computing: illegal argument or quick return). */
 GPUEIG_API const char *gpueig_last_backend(void);
 
-/* Set the process-wide backend policy: "auto" (GPU above each routine's crossover size when a
- * GPU is usable, else CPU), "gpu" (GPU at every size where the routine has a GPU method;
+/* Set the process-wide backend policy NAME [in]: "auto" (GPU above each routine's crossover size
+ * when a GPU is usable, else CPU), "gpu" (GPU at every size where the routine has a GPU method;
  * a device failure returns GPUEIG_ERR_DEVICE), or "cpu". The initial policy comes from the
- * environment variable GPUEIG_BACKEND (default "auto"). Returns 0, or -1 for an unknown name
- * (the policy is then unchanged). */
+ * environment variable GPUEIG_BACKEND (default "auto"). Names are matched case-insensitively.
+ * Returns 0, or -1 for an unknown name or NULL (the policy is then unchanged). */
 GPUEIG_API int gpueig_set_backend(const char *name);
 
-/* The backend a call of ROUTINE ("sytrd", "stebz", "gtsv", "getrf" or "toeplitz") of problem size
- * SIZE (N; min(M,N) for getrf) would use under the current policy: "gpu" or "cpu" (NULL for an
- * unknown routine). "gpu" means the GPU is tried first; a failure there still falls back. */
+/* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf" or "toeplitz", lower
+ * case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
+ * use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
+ * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 
 /* A multi-line, human-readable description of this build and its run-time state: version,

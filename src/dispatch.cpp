@@ -10,26 +10,20 @@
 #include <strings.h>
 
 #include "env.hpp"
+#include "fault.hpp"
+#include "tuning.hpp"
 #include "gpu_backend.hpp"
 
 namespace gpueig {
 namespace {
 
-// Defaults are measured by gpueig_bench's crossover sweeps (host call, transfers included, against
-// OpenBLAS) on an H100, 2026-11-21. gtsv: GPU faster from n = 16384 on (0.108 vs 0.277 ms),
-// a tie at 4096 (0.065-0.074 vs 0.069 ms). stebz (all eigenvalues): GPU faster from n = 32 on (0.048 vs
-// 0.255 ms), slower at 16 (0.048 vs 0.040 ms). getrf (square): GPU faster at every size swept,
-// from 128 (0.41 vs 0.58 ms) to 2048 (11.3 vs 19.0 ms); smaller sizes were not swept and stay
-// on the CPU. sytrd (values only, two-stage Givens method): GPU faster from n = 1024 on (23.2 vs
-// 27.3 ms), slower at 768 (16.6 vs 14.3 ms). toeplitz (all eigenvalues, GPU method against the
-// CPU method, both host calls): GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two
-// runs), slower at 512 (8.2-8.3 vs 6.3-7.9 ms); H100, 2026-11-24.
+// Default crossovers: src/tuning.hpp (with the measurements that chose them).
 const RoutineInfo kRoutines[] = {
-    {"sytrd", true, 1024, "n"},
-    {"stebz", true, 32, "n"},
-    {"gtsv", true, 16384, "n"},
-    {"getrf", true, 128, "min(m,n)"},
-    {"toeplitz", true, 1024, "n"},
+    {"sytrd", true, tuning::kCrossoverSytrd, "n"},
+    {"stebz", true, tuning::kCrossoverStebz, "n"},
+    {"gtsv", true, tuning::kCrossoverGtsv, "n"},
+    {"getrf", true, tuning::kCrossoverGetrf, "min(m,n)"},
+    {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
 };
 
 std::atomic<int> g_policy{-1};
@@ -85,9 +79,8 @@ bool verbose() {
   return v;
 }
 
-void inject_throw(const char *where) {
-  const char *f = env::raw("GPUEIG_FAULT_INJECT");
-  if (f && std::strcmp(f, where) == 0) throw std::runtime_error("injected fault (GPUEIG_FAULT_INJECT)");
+void inject_throw(fault::Kind where) {
+  if (fault::fires(where)) throw std::runtime_error("injected fault (GPUEIG_FAULT_INJECT)");
 }
 
 Decision choose(Routine r, int64_t size) {
@@ -111,7 +104,9 @@ const char *backend_name(Backend b) {
 }
 
 CallRecord::CallRecord(Routine r, std::string sizes)
-    : routine_(r), sizes_(std::move(sizes)), start_(std::chrono::steady_clock::now()) {}
+    : routine_(r), sizes_(std::move(sizes)), start_(std::chrono::steady_clock::now()) {
+  fault::begin_call();
+}
 
 CallRecord::~CallRecord() {
   if (!done_) t_last = Backend::none;
@@ -129,6 +124,10 @@ void CallRecord::done(Backend b, const std::string &note) {
 }
 
 Backend last_backend() { return t_last; }
+
+namespace gpu {
+Device &device() { return env::flag("GPUEIG_FAKE_DEVICE") ? fake_device() : hardware(); }
+}  // namespace gpu
 void set_last_backend(Backend b) { t_last = b; }
 
 }  // namespace gpueig

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "fault.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 
@@ -73,7 +74,7 @@ R guarded(Body &&body, R on_exception = R(GPUEIG_ERR_MEMORY)) noexcept;
 
 // Test hook (GPUEIG_FAULT_INJECT=gpu_throw or cpu_throw): throws inside the GPU attempt or the CPU
 // path of every dispatched call, so the tests can prove the barrier holds.
-void inject_throw(const char *where);
+void inject_throw(fault::Kind where);
 
 const char *backend_name(Backend b);
 // The calling thread's last backend (gpueig_last_backend).
@@ -95,7 +96,7 @@ int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call
     int info = 0;
     gpu::Status st;
     try {
-      inject_throw("gpu_throw");
+      inject_throw(fault::Kind::gpu_throw);
       st = gpu_call(info);
     } catch (const std::exception &e) {
       st = gpu::Status::fail(gpu::Status::device_error, std::string("exception: ") + e.what());
@@ -114,7 +115,7 @@ int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call
   }
   int info;
   try {
-    inject_throw("cpu_throw");
+    inject_throw(fault::Kind::cpu_throw);
     info = cpu_call();
   } catch (...) {
     call.done(Backend::none, "host exception (out of memory)");

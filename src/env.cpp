@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <string>
 
 namespace gpueig::env {
 namespace {
@@ -15,7 +16,49 @@ std::string lower(const char *s) {
   return out;
 }
 
+constexpr Variable kVariables[] = {
+    {"GPUEIG_BACKEND", "auto|gpu|cpu", "initial backend policy (gpueig_set_backend changes it)",
+     false},
+    {"GPUEIG_DEVICE", "a device ordinal", "the CUDA device the library uses (default 0)", false},
+    {"GPUEIG_VERBOSE", "0|1", "one line per call on stderr: routine, sizes, backend, time, why",
+     false},
+    {"GPUEIG_CROSSOVER_SYTRD", "an integer >= 0", "auto's crossover for sytrd (n)", false},
+    {"GPUEIG_CROSSOVER_STEBZ", "an integer >= 0", "auto's crossover for stebz (n)", false},
+    {"GPUEIG_CROSSOVER_GTSV", "an integer >= 0", "auto's crossover for gtsv (n, or n x batch)",
+     false},
+    {"GPUEIG_CROSSOVER_GETRF", "an integer >= 0", "auto's crossover for getrf (min(m, n))", false},
+    {"GPUEIG_CROSSOVER_TOEPLITZ", "an integer >= 0", "auto's crossover for toeplitz (n)", false},
+    {"GPUEIG_LAPACK", "a library path", "the LAPACK of the CPU backend and of the shim's forwarding",
+     false},
+    {"GPUEIG_SHIM", "auto|serve", "LD_PRELOAD shim: serve by auto's crossovers, or serve always",
+     false},
+    {"GPUEIG_SYTRD_METHOD", "two-stage|tree", "sytrd's GPU method (tree: the seed's, slower)",
+     false},
+    {"GPUEIG_SYTRD_CHUNK", "an integer >= 1", "sytrd: sweeps of bulge chasing per chunk", false},
+    {"GPUEIG_SYTRD_ZROWS", "auto|32|64", "sytrd: rows of Q per block when Q's rotations are applied",
+     false},
+    {"GPUEIG_FAULT_INJECT", "alloc|launch|blas|no_device|lost|download|gpu_throw|cpu_throw[@k]",
+     "fails the k-th such event of every call (src/fault.hpp)", true},
+    {"GPUEIG_FAKE_DEVICE", "0|1", "GPU halves run by LAPACK on the host (src/fake_device.cpp)",
+     true},
+};
+
 }  // namespace
+
+const Variable *variables(int *count) {
+  *count = static_cast<int>(sizeof kVariables / sizeof kVariables[0]);
+  return kVariables;
+}
+
+std::string describe() {
+  std::string out;
+  for (const Variable &v : kVariables) {
+    const char *value = raw(v.name);
+    out += std::string("  ") + v.name + (value ? std::string("=") + value : " (unset)") + ": " +
+           v.values + " -- " + v.meaning + (v.test_only ? " [test-only hook]" : "") + "\n";
+  }
+  return out;
+}
 
 const char *raw(const char *name) {
   const char *v = std::getenv(name);

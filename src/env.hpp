@@ -29,6 +29,19 @@ bool flag(const char *name);
 // reported and gives `fallback`.
 int choice(const char *name, std::initializer_list<const char *> choices, int fallback);
 
+// Every variable libgpueig and its shim read: the one list (`gpueig info` prints it, a test checks
+// that no other GPUEIG_ name is read anywhere in src/ and cuda/).
+struct Variable {
+  const char *name;
+  const char *values;   // what it takes
+  const char *meaning;
+  bool test_only;       // a hook for the tests, not for production use
+};
+const Variable *variables(int *count);
+
+// For `gpueig info`: one line per variable, with its value when set.
+std::string describe();
+
 // Reports a bad value of `name` once per process: "gpueig: ignoring NAME=value (expected
 // `expected`); `using`".
 void warn_once(const char *name, const char *value, const std::string &expected,

@@ -4,15 +4,15 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "cpu_paths.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 
-namespace gpueig {
-namespace {
+namespace gpueig::cpu {
 
-int gtsv_cpu(int n, int nrhs, const double *dl, const double *d, const double *du, double *b,
+int gtsv(int n, int nrhs, const double *dl, const double *d, const double *du, double *b,
              int ldb) {
   const lapack::Table *L = lapack::table();
   if (!L) return GPUEIG_ERR_LAPACK;
@@ -30,8 +30,7 @@ int gtsv_cpu(int n, int nrhs, const double *dl, const double *d, const double *d
   return info;
 }
 
-}  // namespace
-}  // namespace gpueig
+}  // namespace gpueig::cpu
 
 extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b,
                             int ldb) {
@@ -48,15 +47,15 @@ extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, 
       // solve writes B's first column even for NRHS = 0, so it gets a scratch column, never the
       // caller's B (which may have no column at all).
       std::vector<double> scratch(n);
-      const int info = gtsv_cpu(n, 0, dl, d, du, scratch.data(), n);
+      const int info = cpu::gtsv(n, 0, dl, d, du, scratch.data(), n);
       call.done(backend_of_cpu_result(info), "NRHS = 0: DGTSV's INFO only");
       return info;
     }
 
     return run_dispatched(
         call, Routine::gtsv, n,
-        [&](int &) { return gpu::gtsv(n, nrhs, dl, d, du, b, ldb); },
-        [&] { return gtsv_cpu(n, nrhs, dl, d, du, b, ldb); });
+        [&](int &) { return gpu::device().gtsv(n, nrhs, dl, d, du, b, ldb); },
+        [&] { return cpu::gtsv(n, nrhs, dl, d, du, b, ldb); });
   });
 }
 
@@ -80,7 +79,7 @@ extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
     };
     auto cpu_system = [&](int64_t k) {
       const size_t off = static_cast<size_t>(k) * stride;
-      return gtsv_cpu(n, 1, dl + off, d + off, du + off, b + off, n);
+      return cpu::gtsv(n, 1, dl + off, d + off, du + off, b + off, n);
     };
     const int64_t total = static_cast<int64_t>(n) * batch;
     return run_dispatched(
@@ -88,7 +87,7 @@ extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
         [&](int &info) {
           std::vector<gpu::BatchOutcome> redo;
           int64_t done = 0;
-          gpu::Status st = gpu::gtsv_batch(n, batch, dl, d, du, b, stride, &redo, &done);
+          gpu::Status st = gpu::device().gtsv_batch(n, batch, dl, d, du, b, stride, &redo, &done);
           if (!st && (done == 0 || st.code == gpu::Status::output_lost)) return st;
           for (const gpu::BatchOutcome &r : redo) {
             // Systems the device left alone (a handful) are solved here, in system order.

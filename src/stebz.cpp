@@ -4,15 +4,15 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "cpu_paths.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 
-namespace gpueig {
-namespace {
+namespace gpueig::cpu {
 
-int stebz_cpu(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+int stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
               const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
               int *isplit) {
   const lapack::Table *L = lapack::table();
@@ -31,8 +31,7 @@ int stebz_cpu(char range, char order, int n, double vl, double vu, int il, int i
   return info;
 }
 
-}  // namespace
-}  // namespace gpueig
+}  // namespace gpueig::cpu
 
 extern "C" int gpu_stebz(char range, char order, int n, double vl, double vu, int il, int iu,
                          double abstol, const double *d, const double *e, int *m, int *nsplit,
@@ -55,11 +54,11 @@ extern "C" int gpu_stebz(char range, char order, int n, double vl, double vu, in
     return run_dispatched(
         call, Routine::stebz, n,
         [&](int &info) {
-          return gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+          return gpu::device().stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
                             isplit, &info);
         },
         [&] {
-          return stebz_cpu(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
+          return cpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock,
                            isplit);
         });
   });

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "cpu_paths.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -17,7 +18,12 @@ void copy_square(int64_t n, const double *src, int64_t lds, double *dst, int64_t
   for (int64_t j = 0; j < n; ++j) std::copy(src + j * lds, src + j * lds + n, dst + j * ldd);
 }
 
-int sytrd_cpu(char vect, char uplo, int n, double *a, int lda, double *d, double *e, double *q,
+}  // namespace
+}  // namespace gpueig
+
+namespace gpueig::cpu {
+
+int sytrd(char vect, char uplo, int n, double *a, int lda, double *d, double *e, double *q,
               int ldq) {
   const lapack::Table *L = lapack::table();
   if (!L) return GPUEIG_ERR_LAPACK;
@@ -57,8 +63,7 @@ int sytrd_cpu(char vect, char uplo, int n, double *a, int lda, double *d, double
   }
 }
 
-}  // namespace
-}  // namespace gpueig
+}  // namespace gpueig::cpu
 
 extern "C" int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda, double *d,
                                 double *e, double *q, int ldq) {
@@ -79,8 +84,8 @@ extern "C" int gpu_sytrd_givens(char vect, char uplo, int n, double *a, int lda,
         call, Routine::sytrd, n,
         [&](int &info) {
           info = 0;
-          return gpu::sytrd(v, u, n, a, lda, d, e, q, ldq);
+          return gpu::device().sytrd(v, u, n, a, lda, d, e, q, ldq);
         },
-        [&] { return sytrd_cpu(v, u, n, a, lda, d, e, q, ldq); });
+        [&] { return cpu::sytrd(v, u, n, a, lda, d, e, q, ldq); });
   });
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "cpu_paths.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -410,7 +411,7 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
     const int64_t k = tr.size;
     std::vector<int> iblock(k), isplit(k);
     int nsplit = 0, stebz_info = 0;
-    const gpu::Status st = gpu::stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
+    const gpu::Status st = gpu::device().stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
                                       tr.e.data(), mm, &nsplit, ww, iblock.data(), isplit.data(),
                                       &stebz_info);
     return st ? stebz_info : GPUEIG_ERR_DEVICE;
@@ -418,7 +419,7 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
   Tridiagonal halves[2];
   HalfValues v[2];
   const bool by_index = lsame(range, 'I');
-  gpu::Status st = gpu::toeplitz_tridiagonals(n, p.t, halves, [&](int k) {
+  gpu::Status st = gpu::device().toeplitz_tridiagonals(n, p.t, halves, [&](int k) {
     if (by_index) return gpu::Status::success();  // the split needs both halves first
     half_info[k] = half_values(halves[k], range, p, 1, static_cast<int>(halves[k].size), on_gpu, v[k]);
     return half_info[k] == GPUEIG_ERR_DEVICE
@@ -444,6 +445,17 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
 }
 
 }  // namespace
+
+int cpu::toeplitz_tridiagonals(int n, const double *t, gpu::ToeplitzHalves out[2]) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  try {
+    return cpu_tridiagonals(*L, n, t, out);
+  } catch (const std::bad_alloc &) {
+    return GPUEIG_ERR_MEMORY;
+  }
+}
+
 }  // namespace gpueig
 
 extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, double vl,

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "env.hpp"
 #include "lapack.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -51,7 +52,7 @@ const char *describe_library() {
 #endif
   text += std::string("LAPACK (CPU backend): ") + lapack::library_name() +
           (lapack::table() ? "" : std::string(" -- NOT LOADED: ") + lapack::load_error()) + "\n";
-  std::string devices = gpu::describe_devices();
+  std::string devices = gpu::device().describe_devices();
   text += "devices:" + std::string(devices.empty() ? " none\n" : "\n" + devices);
   text += std::string("GPU usable: ") +
           (gpu::available() ? "yes" : "no (" + gpu::unavailable_reason() + ")") + "\n";
@@ -65,6 +66,7 @@ const char *describe_library() {
                           : std::string("CPU only (no GPU method yet)")) +
             "\n";
   }
+  text += "environment:\n" + env::describe();
   return text.c_str();
 }
 

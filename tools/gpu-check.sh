@@ -2,15 +2,17 @@
 # GPU check, run on a machine with an NVIDIA GPU from the repository root:
 #   tools/gpu-check.sh OUTDIR [PARTS]
 # Builds Release for sm_90 (override with CUDA_ARCH=..) with all cores, then runs PARTS, a comma
-# list of: tests (the whole test suite, the `gpu` label included), sanitize (the GPU tests under
-# compute-sanitizer memcheck and racecheck), bench (the demo and the benchmark); all three by
-# default. Run them as three calls (tests; sanitize; bench): each fits a device lease's 10-minute
-# commands, all three together do not. Writes
-# build.log, tests.log, sanitizer.log, demo.log, bench.log, bench.json and summary.txt into
-# OUTDIR. Exits non-zero if any step failed.
+# list of: tests (the whole test suite, the `gpu` label included); memcheck, racecheck, initcheck,
+# synccheck (the named subsets below under that compute-sanitizer tool; `sanitize` means all
+# four); bench (the demo and the benchmark). Default: tests,sanitize,bench. Run them as separate
+# calls (tests; memcheck; racecheck; initcheck,synccheck; bench): each fits a device lease's
+# 10-minute commands, all of them together do not. Writes build.log, tests.log,
+# sanitizer-<tool>.log, demo.log, bench.log, bench.json and summary.txt into OUTDIR, and prints
+# the sanitizers' totals. Exits non-zero if any step failed.
 set -uo pipefail
 out=${1:?usage: tools/gpu-check.sh OUTDIR [tests,sanitize,bench]}
 parts=,${2:-tests,sanitize,bench},
+parts=${parts/,sanitize,/,memcheck,racecheck,initcheck,synccheck,}
 want() { [[ $parts == *,$1,* ]]; }
 mkdir -p "$out"
 build=${GPUEIG_GPU_BUILD:-build-gpu}
@@ -51,41 +53,54 @@ if want tests; then
   fi
 fi
 
-if want sanitize; then
-  san="compute-sanitizer --error-exitcode 1"
-  # stebz under the sanitizers: every kind at a few sizes (the whole sweep takes too long there).
-  stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
-  # gtsv: every kernel (all tile shapes, the multi-tile passes, the verdict, the device re-solve)
-  # without the 100000-system and 2^20-row cases, which add nothing there but hours.
-  gtsv_subset="--gtest_filter=-GtsvBatch.HundredThousandMixed:GtsvBatch.LargeSystems:GtsvLarge.*"
-  # sytrd: every kernel of both methods (one panel level and several; chunked and whole bulge
-  # chasing; Q formed and updated) without the whole zoo.
-  sytrd_subset="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*Large*random_n517_uploL*:*NonFinite*"
-  # toeplitz: the half-block kernel, both halves reduced at once (two host threads), the
-  # invariant check, the bisection of each half; odd and even orders, every RANGE.
-  toeplitz_subset="--gtest_filter=*Zoo*random_n97_*:*Zoo*kms_n128_*:*Zoo*circulant_n64_*:*Large*random_n257"
-  for t in "test_gtsv_gpu $gtsv_subset" test_dispatch "test_stebz_gpu $stebz_subset" test_getrf_gpu \
-           "test_sytrd_gpu $sytrd_subset" test_extremes_gpu "test_toeplitz_gpu $toeplitz_subset"; do
-    step "memcheck ${t%% *}" "$out/sanitizer.log" $san --tool memcheck --leak-check full $build/tests/$t
-  done
-  step "memcheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
-    $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
-  step "memcheck sytrd chunks" "$out/sanitizer.log" env GPUEIG_SYTRD_CHUNK=7 \
-    $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
-  step "memcheck sytrd rows64" "$out/sanitizer.log" env GPUEIG_SYTRD_ZROWS=64 \
-    $san --tool memcheck --leak-check full $build/tests/test_sytrd_gpu $sytrd_subset
-  # getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
-  getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
+# The sanitizers' named subsets: every kernel and launch configuration of the library, each
+# program on a subset of its zoo chosen for coverage (the whole sweeps take hours under the tools).
+# stebz: every kind at a few sizes, and the dedicated tests.
+stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
+# gtsv: every kernel (all tile shapes, the multi-tile passes, the verdict, the device re-solve)
+# without the 100000-system and 2^20-row cases, which add nothing there but hours.
+gtsv_subset="--gtest_filter=-GtsvBatch.HundredThousandMixed:GtsvBatch.LargeSystems:GtsvLarge.*"
+# sytrd: every kernel of both methods (one panel level and several; chunked and whole bulge
+# chasing; Q formed and updated) without the whole zoo.
+sytrd_subset="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*Large*random_n517_uploL*:*NonFinite*"
+# toeplitz: the half-block kernel, both halves reduced at once (two host threads), the
+# invariant check, the bisection of each half; odd and even orders, every RANGE.
+toeplitz_subset="--gtest_filter=*Zoo*random_n97_*:*Zoo*kms_n128_*:*Zoo*circulant_n64_*:*Large*random_n257"
+# getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
+getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
+# The fault paths (allocation and launch failures mid-call, a device lost in a download) and
+# concurrent callers: what is freed, synchronized and left initialized when a call fails.
+fault_env="GPUEIG_VERBOSE=0 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0"
+
+# sanitize TOOL [EXTRA...]: the named subsets under compute-sanitizer's TOOL.
+sanitize() {
+  local tool=$1
+  shift
+  local san="compute-sanitizer --error-exitcode 1 --tool $tool $*"
+  local log="$out/sanitizer-$tool.log"
+  local t
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
-           "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset"; do
-    step "racecheck ${t%% *}" "$out/sanitizer.log" $san --tool racecheck $build/tests/$t
+           "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset" test_extremes_gpu \
+           test_dispatch; do
+    step "$tool ${t%% *}" "$log" $san $build/tests/$t
   done
-  step "racecheck sytrd tree" "$out/sanitizer.log" env GPUEIG_SYTRD_METHOD=tree \
-    $san --tool racecheck $build/tests/test_sytrd_gpu $sytrd_subset
-  # (one problem with Q: racecheck takes minutes over the 64-row blocks' shared memory)
-  step "racecheck sytrd rows64" "$out/sanitizer.log" env GPUEIG_SYTRD_ZROWS=64 \
-    $san --tool racecheck $build/tests/test_sytrd_gpu --gtest_filter=*Large*random_n200_uploL_vectV
-fi
+  step "$tool sytrd tree" "$log" env GPUEIG_SYTRD_METHOD=tree $san $build/tests/test_sytrd_gpu $sytrd_subset
+  step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_subset
+  # (one problem with Q for the 64-row blocks: racecheck takes minutes over their shared memory)
+  step "$tool sytrd rows64" "$log" env GPUEIG_SYTRD_ZROWS=64 $san $build/tests/test_sytrd_gpu \
+    --gtest_filter=*Large*random_n200_uploL_vectV
+  local k
+  for k in alloc@2 launch@3 download@2; do
+    step "$tool faults $k" "$log" env $fault_env GPUEIG_FAULT_INJECT=$k $san $build/tests/test_faults
+  done
+  step "$tool concurrency" "$log" env GPUEIG_TEST_CALLS=40 GPUEIG_CROSSOVER_SYTRD=256 \
+    GPUEIG_CROSSOVER_TOEPLITZ=256 $san $build/tests/test_concurrency
+}
+
+want memcheck && sanitize memcheck --leak-check full
+want racecheck && sanitize racecheck
+want initcheck && sanitize initcheck
+want synccheck && sanitize synccheck
 
 if want bench; then
   step demo "$out/demo.log" "$build/gpueig" demo
@@ -94,5 +109,8 @@ fi
 
 echo "--- summary" ; cat "$summary"
 if want bench; then echo "--- benchmark"; sed -n '/^routine/,$p' "$out/bench.log"; fi
-if want sanitize; then grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out/sanitizer.log" | sort | uniq -c; fi
+if ls "$out"/sanitizer-*.log > /dev/null 2>&1; then
+  echo "--- sanitizer totals (runs per summary line)"
+  grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out"/sanitizer-*.log | sort | uniq -c
+fi
 exit $failed

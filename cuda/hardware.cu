@@ -1,0 +1,49 @@
+// The hardware as the host side's Device: each method is the routine's GPU half (cuda/*.cu).
+#include "context.hpp"
+#include "hardware.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+class Hardware final : public Device {
+ public:
+  bool available() override { return device_available(); }
+  std::string unavailable_reason() override { return device_unavailable_reason(); }
+  std::string describe_devices() override { return describe_hardware(); }
+
+  Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+              double *b, int64_t ldb) override {
+    return gpu::gtsv(n, nrhs, dl, d, du, b, ldb);
+  }
+  Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
+                    double *b, int64_t stride, std::vector<BatchOutcome> *redo,
+                    int64_t *done) override {
+    return gpu::gtsv_batch(n, batch, dl, d, du, b, stride, redo, done);
+  }
+  Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+               double *q, int64_t ldq) override {
+    return gpu::sytrd(vect, uplo, n, a, lda, d, e, q, ldq);
+  }
+  Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) override {
+    return gpu::getrf(m, n, a, lda, ipiv, info);
+  }
+  Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+               const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+               int *isplit, int *info) override {
+    return gpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit,
+                      info);
+  }
+  Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                               const std::function<Status(int)> &then) override {
+    return gpu::toeplitz_tridiagonals(n, t, halves, then);
+  }
+};
+
+}  // namespace
+
+Device &hardware() {
+  static Hardware h;
+  return h;
+}
+
+}  // namespace gpueig::gpu

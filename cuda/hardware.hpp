@@ -1,0 +1,25 @@
+// The GPU halves of the routines on the hardware, with the contracts of Device (src/gpu_backend.hpp):
+// cuda/hardware.cu wraps them in the Device the host side calls.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gpu_backend.hpp"
+
+namespace gpueig::gpu {
+
+Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+            double *b, int64_t ldb);
+Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
+                  double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done);
+Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+             double *q, int64_t ldq);
+Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info);
+Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+             const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+             int *isplit, int *info);
+Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                             const std::function<Status(int)> &then);
+
+}  // namespace gpueig::gpu

@@ -1,0 +1,29 @@
+// The routines' CPU paths (LAPACK through lapack::table()), beside their GPU twins: each takes
+// arguments already checked and returns the routine's INFO, or a GPUEIG_ERR_* code for a library
+// error (no LAPACK, no memory, an inner failure). Used by the public entry points and by the fake
+// device (src/fake_device.cpp).
+#pragma once
+#include "gpu_backend.hpp"
+
+namespace gpueig::cpu {
+
+// DGTSV on copies of DL, D and DU (they are left unchanged); B is overwritten by X.
+int gtsv(int n, int nrhs, const double *dl, const double *d, const double *du, double *b, int ldb);
+
+// DSYTRD, and DORGTR (vect 'V') or Q := Q_in * Q (vect 'U'); A is overwritten.
+int sytrd(char vect, char uplo, int n, double *a, int lda, double *d, double *e, double *q,
+          int ldq);
+
+// DGETRF.
+int getrf(int m, int n, double *a, int lda, int *ipiv);
+
+// DSTEBZ.
+int stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+          const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+          int *isplit);
+
+// The tridiagonal forms of the two half blocks of the symmetric Toeplitz matrix t (finite, n
+// entries), each formed and reduced by DSYTRD in turn.
+int toeplitz_tridiagonals(int n, const double *t, gpu::ToeplitzHalves out[2]);
+
+}  // namespace gpueig::cpu

@@ -1,0 +1,237 @@
+// The fake device (GPUEIG_FAKE_DEVICE=1, a test-only hook): each GPU half's contract (src/
+// gpu_backend.hpp) carried out with LAPACK on the host, on copies, and the faults of
+// GPUEIG_FAULT_INJECT met where the hardware meets them (before the work: allocation, cuBLAS
+// handle, kernel launch, a lost device; after it: the download of results). It lets CPU-only CI
+// drive every dispatch path the hardware takes: fallback in `auto`, the error when the GPU is
+// forced, outputs untouched or (in getrf's and gtsv's streamed paths, sytrd's VECT = 'U')
+// partly written, a device lost for the rest of the process.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <vector>
+
+#include "cpu_paths.hpp"
+#include "fault.hpp"
+#include "gpu_backend.hpp"
+#include "gpueig.h"
+
+namespace gpueig::gpu {
+namespace {
+
+// Systems per group of the fake gtsv_batch: small, so that faults between groups are reachable.
+constexpr int64_t kFakeGroup = 4;
+
+bool finite(const double *a, int64_t lda, int64_t m, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      if (!std::isfinite(a[i + j * lda])) return false;
+  return true;
+}
+
+// Copies columns [0, cols) of an m-row matrix.
+void copy_columns(int64_t m, int64_t cols, const double *src, int64_t lds, double *dst,
+                  int64_t ldd) {
+  for (int64_t j = 0; j < cols; ++j) std::copy(src + j * lds, src + j * lds + m, dst + j * ldd);
+}
+
+class Fake final : public Device {
+ public:
+  bool available() override { return !lost_.load() && fault::armed() != fault::Kind::no_device; }
+
+  std::string unavailable_reason() override {
+    if (fault::armed() == fault::Kind::no_device)
+      return "no CUDA device (injected: GPUEIG_FAULT_INJECT=no_device)";
+    if (lost_.load()) {
+      std::lock_guard<std::mutex> lock(m_);
+      return "device lost earlier: " + lost_why_;
+    }
+    return "";
+  }
+
+  std::string describe_devices() override {
+    return "0: fake device (GPUEIG_FAKE_DEVICE=1: LAPACK on the host, for the tests) (selected)\n";
+  }
+
+  Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const double *du,
+              double *b, int64_t ldb) override {
+    Status s = start(false);
+    if (!s) return s;
+    std::vector<double> x(n * nrhs);
+    copy_columns(n, nrhs, b, ldb, x.data(), n);
+    const int info = cpu::gtsv(int(n), int(nrhs), dl, d, du, x.data(), int(n));
+    if (info < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    if (info > 0 || !finite(x.data(), n, n, nrhs))
+      return Status::fail(Status::unsafe, "the solve without pivoting failed its check");
+    if (download_fails()) {  // B goes back column by column: the first half arrived
+      copy_columns(n, nrhs / 2, x.data(), n, b, ldb);
+      return Status::fail(Status::output_lost, why_lost());
+    }
+    copy_columns(n, nrhs, x.data(), n, b, ldb);
+    return Status::success();
+  }
+
+  Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, const double *du,
+                    double *b, int64_t stride, std::vector<BatchOutcome> *redo,
+                    int64_t *done) override {
+    redo->clear();
+    *done = 0;
+    for (int64_t c0 = 0; c0 < batch; c0 += kFakeGroup) {
+      Status s = start(false);
+      if (!s) return s;
+      const int64_t g = std::min(kFakeGroup, batch - c0);
+      std::vector<std::vector<double>> x(g);
+      std::vector<BatchOutcome> failed;
+      for (int64_t k = 0; k < g; ++k) {
+        const int64_t off = (c0 + k) * stride;
+        x[k].assign(b + off, b + off + n);
+        const int info = cpu::gtsv(int(n), 1, dl + off, d + off, du + off, x[k].data(), int(n));
+        if (info < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+        if (info > 0) {  // left to the caller, its B untouched
+          x[k].assign(b + off, b + off + n);
+          failed.push_back({c0 + k, -1});
+        }
+      }
+      const bool lost = download_fails();
+      for (int64_t k = 0; k < (lost ? g / 2 : g); ++k)
+        std::copy(x[k].begin(), x[k].end(), b + (c0 + k) * stride);
+      if (lost) return Status::fail(Status::output_lost, why_lost());
+      redo->insert(redo->end(), failed.begin(), failed.end());
+      *done = c0 + g;
+    }
+    return Status::success();
+  }
+
+  Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+               double *q, int64_t ldq) override {
+    Status s = start(false);
+    if (!s) return s;
+    // Triangle UPLO only, mirrored, as the device does.
+    std::vector<double> full(n * n);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < n; ++i) {
+        const bool mine = uplo == 'U' ? i <= j : i >= j;
+        full[i + j * n] = mine ? a[i + j * lda] : a[j + i * lda];
+      }
+    if (!finite(full.data(), n, n, n))
+      return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
+    const bool wantz = vect != 'N';
+    std::vector<double> dd(n), ee(std::max<int64_t>(n - 1, 1)), qq(wantz ? n * n : 1);
+    if (vect == 'U') copy_columns(n, n, q, ldq, qq.data(), n);
+    const int info = cpu::sytrd(vect, uplo, int(n), full.data(), int(n), dd.data(), ee.data(),
+                                qq.data(), int(wantz ? n : 1));
+    if (info != 0) return Status::fail(Status::device_error, "fake device: LAPACK failed");
+    if (download_fails()) {
+      if (vect != 'U') return Status::fail(Status::device_error, why_lost());
+      copy_columns(n, n / 2, qq.data(), n, q, ldq);  // Q_in already partly overwritten
+      return Status::fail(Status::output_lost, why_lost());
+    }
+    std::copy(dd.begin(), dd.end(), d);
+    std::copy(ee.begin(), ee.begin() + (n - 1), e);
+    if (wantz) copy_columns(n, n, qq.data(), n, q, ldq);
+    return Status::success();
+  }
+
+  Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) override {
+    Status s = start(true);
+    if (!s) return s;
+    if (!finite(a, lda, m, n))
+      return Status::fail(Status::unsafe, "A holds NaN or Inf entries: factored by LAPACK");
+    std::vector<double> lu(m * n);
+    std::vector<int> piv(std::min(m, n));
+    copy_columns(m, n, a, lda, lu.data(), m);
+    const int i = cpu::getrf(int(m), int(n), lu.data(), int(m), piv.data());
+    if (i < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    if (download_fails()) {  // the factors stream back as they become final
+      copy_columns(m, n / 2, lu.data(), m, a, lda);
+      return Status::fail(Status::output_lost, why_lost());
+    }
+    copy_columns(m, n, lu.data(), m, a, lda);
+    std::copy(piv.begin(), piv.end(), ipiv);
+    *info = i;
+    return Status::success();
+  }
+
+  Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+               const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+               int *isplit, int *info) override {
+    Status s = start(false);
+    if (!s) return s;
+    int mm = 0, ns = 0;
+    std::vector<double> ww(n);
+    std::vector<int> ib(n), is(n);
+    const int i = cpu::stebz(range, order, n, vl, vu, il, iu, abstol, d, e, &mm, &ns, ww.data(),
+                             ib.data(), is.data());
+    if (i < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    *m = mm;
+    *nsplit = ns;
+    std::copy(ww.begin(), ww.begin() + mm, w);
+    std::copy(ib.begin(), ib.begin() + mm, iblock);
+    std::copy(is.begin(), is.begin() + ns, isplit);
+    *info = i;
+    return Status::success();
+  }
+
+  Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                               const std::function<Status(int)> &then) override {
+    Status s = start(false);
+    if (!s) return s;
+    ToeplitzHalves h[2];
+    const int i = cpu::toeplitz_tridiagonals(int(n), t, h);
+    if (i != 0) return Status::fail(Status::device_error, "fake device: LAPACK failed");
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    for (int k = 0; k < 2; ++k) {
+      halves[k] = std::move(h[k]);
+      if (then && !(s = then(k))) return s;
+    }
+    return Status::success();
+  }
+
+ private:
+  // The faults a device call meets before its results come back, in the hardware's order.
+  Status start(bool uses_blas) {
+    if (!available()) return Status::fail(Status::unavailable, unavailable_reason());
+    if (fault::fires(fault::Kind::alloc))
+      return Status::fail(Status::device_error, "cudaMallocAsync: out of memory (injected)");
+    if (uses_blas && fault::fires(fault::Kind::blas))
+      return Status::fail(Status::device_error,
+                          "cublasCreate: CUBLAS_STATUS_NOT_INITIALIZED (injected)");
+    if (fault::fires(fault::Kind::launch))
+      return Status::fail(Status::device_error,
+                          "kernel launch: too many resources requested for launch (injected)");
+    if (fault::fires(fault::Kind::lost)) {
+      lose("kernel launch: an illegal memory access was encountered (injected)");
+      return Status::fail(Status::device_error, why_lost());
+    }
+    return Status::success();
+  }
+
+  bool download_fails() {
+    if (!fault::fires(fault::Kind::download)) return false;
+    lose("download: unspecified launch failure (injected)");
+    return true;
+  }
+
+  void lose(const char *why) {
+    std::lock_guard<std::mutex> lock(m_);
+    if (!lost_.exchange(true)) lost_why_ = why;
+  }
+  std::string why_lost() {
+    std::lock_guard<std::mutex> lock(m_);
+    return lost_why_;
+  }
+
+  std::atomic<bool> lost_{false};
+  std::mutex m_;
+  std::string lost_why_;
+};
+
+}  // namespace
+
+Device &fake_device() {
+  static Fake f;
+  return f;
+}
+
+}  // namespace gpueig::gpu

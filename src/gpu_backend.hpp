@@ -1,0 +1,110 @@
+// The GPU backend as the host side sees it: plain C++ types only, so src/ compiles without CUDA
+// and dependencies run one way (cuda/ -> src/ -> include/). The device behind it is the hardware
+// (cuda/hardware.cu; src/gpu_absent.cpp in a build without CUDA) or, for the tests, the fake
+// device of src/fake_device.cpp.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpueig::gpu {
+
+// Outcome of a GPU attempt. Anything but `ok` leaves the caller's outputs untouched.
+struct Status {
+  enum Code {
+    ok,
+    unavailable,   // no CUDA build, no device, or the device was lost earlier
+    device_error,  // allocation, launch or transfer failure
+    unsafe,        // the method cannot be trusted on this input: recompute on the CPU
+    output_lost,   // a device failure after outputs were partly written: no recompute possible
+  } code = ok;
+  std::string reason;
+
+  static Status success() { return {}; }
+  static Status fail(Code c, std::string why) { return {c, std::move(why)}; }
+  explicit operator bool() const { return code == ok; }
+};
+
+// A system the fast solve could not be trusted on (see Device::gtsv_batch).
+struct BatchOutcome {
+  int64_t system;
+  int info;
+};
+
+// The tridiagonal forms of the two half blocks of a symmetric Toeplitz matrix (Device::
+// toeplitz_tridiagonals).
+struct ToeplitzHalves {
+  int64_t size = 0;
+  std::vector<double> d, e;  // d: size entries (at least 1), e: size - 1 (at least 1)
+};
+
+// The device the routines' GPU halves run on. Every method keeps the contract stated here; none
+// throws on purpose (run_dispatched catches what does).
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  virtual bool available() = 0;
+  virtual std::string unavailable_reason() = 0;
+  // One line per visible device, for `gpueig info`; empty when there is none.
+  virtual std::string describe_devices() = 0;
+
+  // A * X = B for tridiagonal A (host pointers; B is LDB x NRHS). DL, D, DU are not modified.
+  // Returns `unsafe` when PCR hit a zero pivot, a non-finite value, or failed its residual
+  // check; `output_lost` when B was partly overwritten before a device failure.
+  virtual Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d,
+                      const double *du, double *b, int64_t ldb) = 0;
+
+  // `batch` systems of order n, system k's arrays at offset k*stride (B overwritten by X).
+  // Systems the fast solve could not be trusted on are listed in *redo: re-solved on the device
+  // with partial pivoting (info = DGTSV's INFO for it), or left untouched for the caller
+  // (info = -1). Systems are processed in groups; on failure, *done says how many leading
+  // systems are final (the others still hold their B), unless the code is `output_lost`.
+  virtual Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d,
+                            const double *du, double *b, int64_t stride,
+                            std::vector<BatchOutcome> *redo, int64_t *done) = 0;
+
+  // DSYTRD + DORGTR by Givens rotations (arguments already checked, n >= 1; vect 'N', 'V' or
+  // 'U' and uplo 'U' or 'L', upper case): d, e and, for 'V' / 'U', q (ldq) are written only on
+  // ok (q partly, for 'U', on `output_lost`); a is read (triangle uplo) and left as it was.
+  // `unsafe` for a matrix with NaN or Inf entries, or a T that fails the invariant check.
+  virtual Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
+                       double *e, double *q, int64_t ldq) = 0;
+
+  // DGETRF (arguments already checked, m, n >= 1): A (lda x n, host) overwritten by L and U,
+  // ipiv (min(m, n) entries, 1-based), *info DGETRF's INFO. Outputs are written only on ok (A
+  // partly on `output_lost`); `unsafe` for matrices with NaN or Inf entries (LAPACK's INFO
+  // there depends on its BLAS).
+  virtual Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) = 0;
+
+  // DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
+  // *info is DSTEBZ's INFO (0..4).
+  virtual Status stebz(char range, char order, int n, double vl, double vu, int il, int iu,
+                       double abstol, const double *d, const double *e, int *m, int *nsplit,
+                       double *w, int *iblock, int *isplit, int *info) = 0;
+
+  // The tridiagonal forms of the two half blocks of the symmetric Toeplitz matrix T(i,j) =
+  // t(|i-j|) (t on the host: n >= 1 finite entries, already scaled so that the blocks cannot
+  // overflow): halves[0] of the symmetric eigenvectors (order n - n/2, with the middle row for
+  // odd n), halves[1] of the skew-symmetric ones (order n/2). then(h), when given, runs right
+  // after half h is reduced, in the same host thread (so the two halves' next steps overlap
+  // too); its failure is the call's.
+  virtual Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
+                                       const std::function<Status(int)> &then) = 0;
+};
+
+// The device calls go to: the fake device while GPUEIG_FAKE_DEVICE=1 (a test-only hook), else
+// the hardware.
+Device &device();
+// The hardware: cuda/hardware.cu, or src/gpu_absent.cpp in a build without CUDA.
+Device &hardware();
+// A device that runs each GPU half's contract with LAPACK on the host (src/fake_device.cpp): it
+// lets CPU-only CI drive the dispatch paths the hardware takes, fault injection included.
+Device &fake_device();
+
+// Shorthands for the device in use.
+inline bool available() { return device().available(); }
+inline std::string unavailable_reason() { return device().unavailable_reason(); }
+
+}  // namespace gpueig::gpu

@@ -1,0 +1,70 @@
+// The library's tuning constants, in one place, each with the measurement that chose it.
+//
+// Values that trade speed for memory or pick between methods are here; the shapes of individual
+// kernels (threads per block, tile sizes) stay next to the kernels whose code they shape. All
+// were measured on an NVIDIA H100 80GB HBM3 (sm_90, 132 SMs) with OpenBLAS on the host;
+// `measured_on` says so, and `gpueig info` and GPUEIG_VERBOSE say when the device in use differs
+// (the constants stay valid there, only not chosen for it).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace gpueig::tuning {
+
+// The device class the constants below were measured on.
+struct DeviceClass {
+  int major, minor;  // compute capability
+  int sms;
+  const char *name;
+};
+constexpr DeviceClass measured_on{9, 0, 132, "NVIDIA H100 80GB HBM3"};
+
+// --- auto's crossovers (smallest problem size sent to the GPU), GPUEIG_CROSSOVER_<NAME> ---------
+// gpueig_bench's crossover sweeps (host call, transfers included, against OpenBLAS), H100.
+// gtsv, 2026-11-21: GPU faster from n = 16384 on (0.108 vs 0.277 ms), a tie at 4096 (0.065-0.074
+// vs 0.069 ms).
+constexpr int64_t kCrossoverGtsv = 16384;
+// stebz (all eigenvalues), 2026-11-21: GPU faster from n = 32 on (0.048 vs 0.255 ms), slower at
+// 16 (0.048 vs 0.040 ms).
+constexpr int64_t kCrossoverStebz = 32;
+// getrf (square), 2026-11-21: GPU faster at every size swept, from 128 (0.41 vs 0.58 ms) to 2048
+// (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU.
+constexpr int64_t kCrossoverGetrf = 128;
+// sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
+// 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
+constexpr int64_t kCrossoverSytrd = 1024;
+// toeplitz (all eigenvalues, GPU method against the CPU method, both host calls), 2026-11-24:
+// GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two runs), slower at 512 (8.2-8.3 vs
+// 6.3-7.9 ms).
+constexpr int64_t kCrossoverToeplitz = 1024;
+
+// --- device memory -------------------------------------------------------------------------
+// The library's memory pool keeps this much between calls (cudaMemPoolAttrReleaseThreshold):
+// the workspace of every call up to about n = 4000 (sytrd with Q, getrf) is then reused instead
+// of mapped again, while a large call's gigabytes go back to the driver when it ends.
+constexpr size_t kPoolKeepBytes = size_t(256) << 20;
+
+// --- transfers (cuda/staging.cu) -------------------------------------------------------------
+// Below 4 MiB a transfer goes straight through cudaMemcpy: the pinned pipeline did not pay
+// (2026-11-19, H100 over PCIe Gen5).
+constexpr size_t kStagingMinBytes = size_t(4) << 20;
+// Three pinned buffers of 16 MiB per thread: 8 MiB pieces left the DMA engine idle between
+// pieces; three buffers let one fill, one transfer and one drain at a time.
+constexpr int kRingBuffers = 3;
+constexpr size_t kRingChunkBytes = size_t(16) << 20;
+
+// --- gtsv ----------------------------------------------------------------------------------
+// From this many failed systems on, a batch's failed systems are re-solved on the device (one
+// thread each); fewer go back to the host, where one DGTSV call is faster than a lone GPU thread.
+constexpr size_t kGtsvDevicePivotMin = 32;
+// Device bytes per batch group; larger batches are processed group by group.
+constexpr size_t kGtsvGroupBytes = size_t(1) << 30;
+
+// --- sytrd (two-stage method) ----------------------------------------------------------------
+// Q1's blocks are all kept (Q1 formed from its right end, next to the chase) up to this much.
+constexpr size_t kSytrdKeepBytes = size_t(2048) << 20;
+// Rotations of the bulge chase kept for z's update at once (the chase is cut into chunks of
+// sweeps beyond it).
+constexpr size_t kSytrdRotBytes = size_t(2560) << 20;
+
+}  // namespace gpueig::tuning
