@@ -19,6 +19,7 @@ namespace {
 struct DeviceState {
   int ordinal = -1;
   int count = 0;
+  size_t memory = 0;  // the selected device's global memory, bytes
   bool usable = false;
   std::string why;
 };
@@ -53,6 +54,8 @@ void probe() {
   }
   g_device.ordinal = static_cast<int>(want);
   g_device.usable = true;
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, g_device.ordinal) == cudaSuccess) g_device.memory = p.totalGlobalMem;
 }
 
 const DeviceState &probed() {
@@ -110,6 +113,12 @@ Status Workspace::allocate(size_t bytes) {
   if (fault::fires(fault::Kind::alloc))
     return Status::fail(Status::device_error, "cudaMallocAsync: out of memory (injected)");
   bytes = bytes ? bytes : 1;
+  // More than the device has: said so without asking the driver (an out-of-memory API error
+  // is then not even attempted; a smaller request that does not fit fails in the driver).
+  if (probed().memory && bytes > probed().memory)
+    return Status::fail(Status::device_error,
+                        "the call needs " + std::to_string(bytes >> 20) + " MiB of device memory; the device has " +
+                            std::to_string(probed().memory >> 20) + " MiB");
   const cudaMemPool_t pool = library_pool();
   const cudaError_t err = pool ? cudaMallocFromPoolAsync(&p_, bytes, pool, st_)
                                : cudaMallocAsync(&p_, bytes, st_);

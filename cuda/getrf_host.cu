@@ -100,8 +100,9 @@ class Feed final : public GetrfFeed {
   // columns mn:n (m < n). All through one download pipeline. Returns when all is in `a`, or
   // early (nothing more written) if the factorization failed.
   Status drain() {
-    wrote_ = true;  // from here on a failure leaves the caller's array part written
-    Downloader out(ctx_, copy_);
+    // wrote_ is set once a piece lands in the caller's array: from then on a failure leaves it
+    // part written.
+    Downloader out(ctx_, copy_, &wrote_);
     const int64_t mn = std::min(m_, n_);
     int64_t g0 = 0;
     for (size_t next = 0;; ++next) {

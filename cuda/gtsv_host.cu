@@ -79,8 +79,9 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
                             std::to_string(failed.size()) + " right-hand side(s) (ratio " +
                             std::to_string(gtsv_ratio(ctx->stream(), p, buf.work, failed[0])) +
                             ", limit " + std::to_string(kGtsvResidualLimit) + ")");
-  if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs)))
-    return Status::fail(Status::output_lost, s.reason);
+  bool wrote = false;
+  if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs, nullptr, &wrote)))
+    return wrote ? Status::fail(Status::output_lost, s.reason) : s;
   return s;
 }
 
@@ -125,8 +126,10 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
                         "cudaMemcpyAsync")))
           return s;
     }
-    if (!(s = download(*ctx, b + off, stride * kD, buf.x, n * kD, n * kD, g)))
-      return Status::fail(Status::output_lost, s.reason);
+    // A failure before any of this group reached B leaves its systems to the caller (*done).
+    bool wrote = false;
+    if (!(s = download(*ctx, b + off, stride * kD, buf.x, n * kD, n * kD, g, nullptr, &wrote)))
+      return wrote ? Status::fail(Status::output_lost, s.reason) : s;
     for (size_t k = 0; k < failed.size(); ++k)
       redo->push_back({c0 + failed[k], on_device ? info[k] : -1});
     *done = c0 + g;

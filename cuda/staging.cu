@@ -153,17 +153,18 @@ Status upload(Context &ctx, void *dev, size_t dpitch, const void *host, size_t h
 }
 
 Status download(Context &ctx, void *host, size_t hpitch, const void *dev, size_t dpitch,
-                size_t width, size_t height, cudaStream_t st) {
+                size_t width, size_t height, cudaStream_t st, bool *wrote) {
   if (!st) st = ctx.stream();
   if (width == 0 || height == 0) return Status::success();
   if (Status s = check_download("download"); !s) return s;
   if (width * height < kStagingMinBytes) {
+    if (wrote) *wrote = true;
     Status s = check(cudaMemcpy2DAsync(host, hpitch, dev, dpitch, width, height,
                                        cudaMemcpyDeviceToHost, st),
                      "download");
     return s ? check(cudaStreamSynchronize(st), "download") : s;
   }
-  Downloader d(ctx, st);
+  Downloader d(ctx, st, wrote);
   Status s = d.add({host, hpitch, dev, dpitch, width, height, nullptr});
   return s ? d.finish() : s;
 }
@@ -199,6 +200,7 @@ Status Downloader::drain_one() {
   flight_.pop_front();
   Status s = check_download("download");
   if (s) s = check(cudaEventSynchronize(ring_->done[f.buffer]), "download");
+  if (s && wrote_) *wrote_ = true;
   if (s) parallel_copy(f.host, f.hpitch, ring_->buffer(f.buffer), f.len, f.len, f.rows);
   return s;
 }

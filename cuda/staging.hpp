@@ -26,9 +26,10 @@ Status upload(Context &ctx, void *dev, size_t dpitch, const void *host, size_t h
               size_t width, size_t height, cudaStream_t st = nullptr);
 
 // Copies device to host, after everything queued before it on `st` (the context's stream if
-// null); returns when the data is in `host`.
+// null); returns when the data is in `host`. *wrote (when given) is set once a copy into `host`
+// has been issued: after a failure it says whether `host` may be partly written.
 Status download(Context &ctx, void *host, size_t hpitch, const void *dev, size_t dpitch,
-                size_t width, size_t height, cudaStream_t st = nullptr);
+                size_t width, size_t height, cudaStream_t st = nullptr, bool *wrote = nullptr);
 
 // A 2D region to download, once `after` (if not null) has completed.
 struct Region {
@@ -44,7 +45,9 @@ struct Region {
 // copy out earlier pieces to free a buffer; finish() returns when all of it is in host memory.
 class Downloader {
  public:
-  Downloader(Context &ctx, cudaStream_t st) : ctx_(ctx), st_(st) {}
+  // *wrote (when given) is set once a piece is copied into host memory.
+  Downloader(Context &ctx, cudaStream_t st, bool *wrote = nullptr)
+      : ctx_(ctx), st_(st), wrote_(wrote) {}
   Status add(const Region &r);
   Status finish();
 
@@ -58,6 +61,7 @@ class Downloader {
 
   Context &ctx_;
   cudaStream_t st_;
+  bool *wrote_;
   PinnedRing *ring_ = nullptr;
   std::deque<InFlight> flight_;
   std::vector<cudaEvent_t> waits_;  // events not yet waited for by a queued piece

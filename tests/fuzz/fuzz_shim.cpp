@@ -1,0 +1,314 @@
+// Every name libgpueig_lapack.so exports (src/lapack_shim.map): dgtsv_, dgetrf_, dstebz_, dsterf_,
+// dsyev_, dsyevd_, called with LAPACK's Fortran ABI (everything by reference, hidden CHARACTER
+// lengths as size_t, as src/lapack_shim.cpp declares them). The first input byte picks the name.
+// This executable links libgpueig_lapack.so directly, so these names resolve to the shim; the
+// real LAPACK's definitions (from GPUEIG_LAPACK_SONAME by dlsym on its handle) give the reference.
+// GPUEIG_SHIM=serve (set in LLVMFuzzerInitialize unless the environment says otherwise) makes the
+// shim serve every call it can through libgpueig.
+//
+// Arrays per LAPACK's documentation: dgtsv DL (N-1), D (N), DU (N-1), B (LDB, NRHS); dgetrf
+// A (LDA, N), IPIV (min(M,N)); dstebz D (N), E (N-1), W, IBLOCK, ISPLIT (N), WORK (4N),
+// IWORK (3N); dsterf D (N), E (N-1); dsyev A (LDA, N), W (N), WORK (max(1, LWORK)); dsyevd also
+// IWORK (max(1, LIWORK)). Scalars and CHARACTER arguments are single-element heap cells.
+// Properties: INFO < 0 from the shim exactly when LAPACK gives INFO < 0, with the same value, the
+// call reported through XERBLA once with that argument, and no array written; dgtsv_ and (finite
+// A) dgetrf_ return LAPACK's INFO exactly, and dgetrf_ its IPIV; dstebz_ LAPACK's INFO, M, NSPLIT
+// and ISPLIT; dsyev_/dsyevd_ with JOBZ = 'N' and INFO = 0: W within 64 N eps max|W| of LAPACK's,
+// WORK(1) (and IWORK(1)) as LAPACK reports them.
+#include <dlfcn.h>
+
+#include <algorithm>
+
+#include "fuzz_common.hpp"
+
+extern "C" {
+void dgtsv_(const int *, const int *, double *, double *, double *, double *, const int *, int *);
+void dgetrf_(const int *, const int *, double *, const int *, int *, int *);
+void dstebz_(const char *, const char *, const int *, const double *, const double *, const int *,
+             const int *, const double *, const double *, const double *, int *, int *, double *,
+             int *, int *, double *, int *, int *, size_t, size_t);
+void dsterf_(const int *, double *, double *, int *);
+void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *,
+            const int *, int *, size_t, size_t);
+void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
+             const int *, int *, const int *, int *, size_t, size_t);
+}
+
+using namespace fuzz;
+
+namespace {
+
+template <class F>
+F real(const char *name) {
+  return reinterpret_cast<F>(real_lapack(name));
+}
+
+// A heap cell holding one scalar argument.
+template <class T>
+struct Cell {
+  Buf<T> b;
+  Cell(const char *name, T v) : b(name, 1) { b[0] = v; }
+  T *p() { return b.data(); }
+  T v() const { return b[0]; }
+};
+
+// The shim's INFO against LAPACK's: argument errors identical (and reported by XERBLA once),
+// neither side an argument error where the other is. `xerbla` is the shim call's record.
+void compare_info(const char *name, int info, int rinfo, const XerblaRecord &x) {
+  FUZZ_CHECK(info != GPUEIG_ERR_INTERNAL && info != GPUEIG_ERR_LAPACK && info != GPUEIG_ERR_MEMORY &&
+                 info != GPUEIG_ERR_DEVICE,
+             "%s returned library code %d", name, info);
+  FUZZ_CHECK((info < 0) == (rinfo < 0) && (info >= 0 || info == rinfo),
+             "%s INFO %d, LAPACK's %d", name, info, rinfo);
+  if (info < 0)
+    FUZZ_CHECK(x.calls == 1 && x.info == -info, "%s INFO %d: XERBLA called %d times (last with %d, %s)",
+               name, info, x.calls, x.info, x.name);
+  else
+    FUZZ_CHECK(x.calls == 0, "%s INFO %d: XERBLA called for %s argument %d", name, info, x.name, x.info);
+}
+
+void copy_into(Buf<double> &dst, const std::vector<double> &src) { std::copy(src.begin(), src.end(), dst.data()); }
+
+int lwork_for(Input &in, long long minimum) {
+  const uint8_t b = in.u8();
+  switch (b % 8) {
+    case 0: return -1;  // workspace query
+    case 1: return static_cast<int>(minimum) - 1;
+    case 2: return static_cast<int>(minimum) - 1 - in.in(0, 40);
+    case 3: return 0;
+    case 4: return static_cast<int>(minimum) + 64 * 48;
+    default: return static_cast<int>(minimum) + in.in(0, 5);
+  }
+}
+
+void fuzz_dgtsv(Input &in) {
+  const int n = in.size(), nrhs = in.size(6), ldb = in.ld(n);
+  Cell<int> cn("N", n), cnrhs("NRHS", nrhs), cldb("LDB", ldb), cinfo("INFO", kUnwritten);
+  Buf<double> dl("DL", elems_m1(n)), d("D", elems(n)), du("DU", elems_m1(n)), b("B", elems(ldb, nrhs));
+  fill(in, dl), fill(in, d), fill(in, du), fill(in, b);
+  const auto dl0 = dl.snapshot(), d0 = d.snapshot(), du0 = du.snapshot(), b0 = b.snapshot();
+  reset_xerbla();
+  dgtsv_(cn.p(), cnrhs.p(), dl.data(), d.data(), du.data(), b.data(), cldb.p(), cinfo.p());
+  const XerblaRecord x = xerbla_record();
+  Buf<double> rdl("ref DL", dl.size()), rd("ref D", d.size()), rdu("ref DU", du.size()),
+      rb("ref B", nrhs == 0 && n > 0 ? elems(n) : b.size());  // DGTSV writes B(1:N,1) even for NRHS = 0
+  copy_into(rdl, dl0), copy_into(rd, d0), copy_into(rdu, du0), copy_into(rb, b0);
+  int rinfo = 0;
+  reset_xerbla();
+  real<decltype(&dgtsv_)>("dgtsv_")(&n, &nrhs, rdl.data(), rd.data(), rdu.data(), rb.data(), &ldb, &rinfo);
+  compare_info("dgtsv_", cinfo.v(), rinfo, x);
+  FUZZ_CHECK(cinfo.v() == rinfo, "dgtsv_ INFO %d, LAPACK's %d (n=%d nrhs=%d)", cinfo.v(), rinfo, n, nrhs);
+  if (rinfo < 0)
+    FUZZ_CHECK(dl.same_as(dl0) && d.same_as(d0) && du.same_as(du0) && b.same_as(b0), "dgtsv_ wrote with INFO %d", rinfo);
+}
+
+void fuzz_dgetrf(Input &in) {
+  const int m = in.size(), n = in.size(), lda = in.ld(m), k = std::min(m, n);
+  Cell<int> cm("M", m), cn("N", n), clda("LDA", lda), cinfo("INFO", kUnwritten);
+  Buf<double> a("A", elems(lda, n));
+  Buf<int> ipiv("IPIV", elems(k));
+  fill(in, a), fill(in, ipiv);
+  const auto a0 = a.snapshot();
+  const auto ipiv0 = ipiv.snapshot();
+  reset_xerbla();
+  dgetrf_(cm.p(), cn.p(), a.data(), clda.p(), ipiv.data(), cinfo.p());
+  const XerblaRecord x = xerbla_record();
+  Buf<double> ra("ref A", a.size());
+  Buf<int> ripiv("ref IPIV", ipiv.size());
+  copy_into(ra, a0);
+  int rinfo = 0;
+  reset_xerbla();
+  real<decltype(&dgetrf_)>("dgetrf_")(&m, &n, ra.data(), &lda, ripiv.data(), &rinfo);
+  compare_info("dgetrf_", cinfo.v(), rinfo, x);
+  if (rinfo < 0) {
+    FUZZ_CHECK(a.same_as(a0) && ipiv.same_as(ipiv0), "dgetrf_ wrote with INFO %d", rinfo);
+    return;
+  }
+  // A finite A whose factors are finite too (OpenBLAS's DGETRF turns a subnormal pivot into NaN
+  // factors, and its pivots then depend on LDA): INFO and IPIV as LAPACK's.
+  if (!all_finite(a0.data(), static_cast<long long>(a0.size())) ||
+      !all_finite(ra.data(), static_cast<long long>(ra.size())))
+    return;
+  FUZZ_CHECK(cinfo.v() == rinfo, "dgetrf_ INFO %d, LAPACK's %d (m=%d n=%d)", cinfo.v(), rinfo, m, n);
+  for (int i = 0; i < k; ++i)
+    FUZZ_CHECK(ipiv[i] == ripiv[i], "dgetrf_ IPIV(%d) = %d, LAPACK's %d", i + 1, ipiv[i], ripiv[i]);
+}
+
+void fuzz_dstebz(Input &in) {
+  const char range = in.option("AVI"), order = in.option("BE");
+  const int n = in.size(), il = in.index(n), iu = in.index(n);
+  const double vl = in.dbl(), vu = in.dbl(), abstol = in.dbl();
+  Cell<char> crange("RANGE", range), corder("ORDER", order);
+  Cell<int> cn("N", n), cil("IL", il), ciu("IU", iu), cm("M", kUnwritten), cns("NSPLIT", kUnwritten),
+      cinfo("INFO", kUnwritten);
+  Cell<double> cvl("VL", vl), cvu("VU", vu), cabstol("ABSTOL", abstol);
+  Buf<double> d("D", elems(n)), e("E", elems_m1(n)), w("W", elems(n)), work("WORK", 4 * elems(n));
+  Buf<int> iblock("IBLOCK", elems(n)), isplit("ISPLIT", elems(n)), iwork("IWORK", 3 * elems(n));
+  fill(in, d), fill(in, e);
+  const auto d0 = d.snapshot(), e0 = e.snapshot(), w0 = w.snapshot();
+  if (verbose()) {
+    std::fprintf(stderr, "dstebz_('%c', '%c', n=%d, vl=%.17g, vu=%.17g, il=%d, iu=%d, abstol=%.17g)\n", range,
+                 order, n, vl, vu, il, iu, abstol);
+    dump("D", d.data(), d.size()), dump("E", e.data(), e.size());
+  }
+  if (n > 0 && known_stebz_iblock0(range, n, d.data(), e.data())) return;  // K1
+  reset_xerbla();
+  dstebz_(crange.p(), corder.p(), cn.p(), cvl.p(), cvu.p(), cil.p(), ciu.p(), cabstol.p(), d.data(),
+          e.data(), cm.p(), cns.p(), w.data(), iblock.data(), isplit.data(), work.data(), iwork.data(),
+          cinfo.p(), 1, 1);
+  const XerblaRecord x = xerbla_record();
+  FUZZ_CHECK(d.same_as(d0) && e.same_as(e0), "dstebz_ changed D or E");
+  int rm = kUnwritten, rns = kUnwritten, rinfo = 0;
+  Buf<double> rw("ref W", w.size()), rwork("ref WORK", work.size());
+  Buf<int> rib("ref IBLOCK", iblock.size()), ris("ref ISPLIT", isplit.size()), riwork("ref IWORK", iwork.size());
+  reset_xerbla();
+  real<decltype(&dstebz_)>("dstebz_")(&range, &order, &n, &vl, &vu, &il, &iu, &abstol, d0.data(),
+                                      e0.data(), &rm, &rns, rw.data(), rib.data(), ris.data(),
+                                      rwork.data(), riwork.data(), &rinfo, 1, 1);
+  compare_info("dstebz_", cinfo.v(), rinfo, x);
+  if (rinfo < 0) {
+    FUZZ_CHECK(cm.v() == kUnwritten && cns.v() == kUnwritten && w.same_as(w0), "dstebz_ wrote with INFO %d", rinfo);
+    return;
+  }
+  FUZZ_CHECK(cinfo.v() == rinfo && cm.v() == rm && cns.v() == rns,
+             "dstebz_ INFO %d M %d NSPLIT %d, LAPACK's %d %d %d (n=%d RANGE=%c ORDER=%c)", cinfo.v(),
+             cm.v(), cns.v(), rinfo, rm, rns, n, range, order);
+  for (int i = 0; i < rns && i < n; ++i)
+    FUZZ_CHECK(isplit[i] == ris[i], "dstebz_ ISPLIT(%d) = %d, LAPACK's %d", i + 1, isplit[i], ris[i]);
+}
+
+void fuzz_dsterf(Input &in) {
+  const int n = in.size();
+  Cell<int> cn("N", n), cinfo("INFO", kUnwritten);
+  Buf<double> d("D", elems(n)), e("E", elems_m1(n));
+  fill(in, d), fill(in, e);
+  const auto d0 = d.snapshot(), e0 = e.snapshot();
+  if (verbose()) std::fprintf(stderr, "dsterf_(n=%d)\n", n);
+  dump("D", d.data(), d.size()), dump("E", e.data(), e.size());
+  reset_xerbla();
+  dsterf_(cn.p(), d.data(), e.data(), cinfo.p());
+  const XerblaRecord x = xerbla_record();
+  Buf<double> rd("ref D", d.size()), re("ref E", e.size());
+  copy_into(rd, d0), copy_into(re, e0);
+  int rinfo = 0;
+  reset_xerbla();
+  real<decltype(&dsterf_)>("dsterf_")(&n, rd.data(), re.data(), &rinfo);
+  compare_info("dsterf_", cinfo.v(), rinfo, x);
+  if (rinfo < 0) {
+    FUZZ_CHECK(d.same_as(d0) && e.same_as(e0), "dsterf_ wrote with INFO %d", rinfo);
+    return;
+  }
+  // Served by bisection: the eigenvalues, ascending, as DSTERF's (moderate finite T, both INFO 0).
+  if (cinfo.v() != 0 || rinfo != 0 || n <= 0) return;
+  double big = 0;
+  for (double v : d0) big = std::max(big, std::fabs(v));
+  for (double v : e0) big = std::max(big, std::fabs(v));
+  // Not beyond DSTERF's own safe range (SSFMAX ~ 4.5e153): there OpenBLAS 0.3.21's DSTERF itself
+  // can be off by 1e-3 relative where bisection is right (e.g. D = (0, -7.75, -1e-310, 8.5),
+  // E = (1, 1, -1.42118955e162): DSTERF -1.42378e162, exact -1.42119e162).
+  if (!(big <= 1e150) || !all_finite(d0.data(), n) || !all_finite(e0.data(), n - 1)) return;
+  double wmax = 0;
+  for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::fabs(rd[i]));
+  for (int i = 0; i < n; ++i)
+    // 1e-8 relative, not 64 N eps: DSTERF (OpenBLAS 0.3.21) loses digits on graded matrices where
+    // bisection does not (D = -3.375 x 44, one E = 5.5950456554376697e141: DSTERF's extreme
+    // eigenvalue is off by 5e-10 relative; the served one is exact).
+    FUZZ_CHECK(std::fabs(d[i] - rd[i]) <= std::max(64.0 * n * DBL_EPSILON, 1e-8) * wmax + 1e-300,
+               "dsterf_ D(%d) = %.17g, LAPACK's %.17g (n=%d)", i + 1, d[i], rd[i], n);
+}
+
+template <bool kDivideAndConquer>
+void fuzz_dsyev(Input &in) {
+  const char jobz = in.option("NV"), uplo = in.option("UL");
+  const int n = in.size(), lda = in.ld(n);
+  const bool wantz = lsame(jobz, 'V');
+  long long lmin, limin = 1;
+  if (kDivideAndConquer) {
+    lmin = n <= 1 ? 1 : wantz ? 1 + 6LL * n + 2LL * n * n : 2LL * n + 1;
+    limin = n <= 1 || !wantz ? 1 : 3 + 5LL * n;
+  } else {
+    lmin = std::max(1LL, 3LL * n - 1);
+  }
+  const int lwork = lwork_for(in, lmin), liwork = lwork_for(in, limin);
+  Cell<char> cjobz("JOBZ", jobz), cuplo("UPLO", uplo);
+  Cell<int> cn("N", n), clda("LDA", lda), clwork("LWORK", lwork), cliwork("LIWORK", liwork),
+      cinfo("INFO", kUnwritten);
+  Buf<double> a("A", elems(lda, n)), w("W", elems(n)), work("WORK", std::max(1, lwork));
+  Buf<int> iwork("IWORK", std::max(1, liwork));
+  fill(in, a);
+  const auto a0 = a.snapshot(), w0 = w.snapshot();
+  const char *name = kDivideAndConquer ? "dsyevd_" : "dsyev_";
+  reset_xerbla();
+  if (kDivideAndConquer)
+    dsyevd_(cjobz.p(), cuplo.p(), cn.p(), a.data(), clda.p(), w.data(), work.data(), clwork.p(),
+            iwork.data(), cliwork.p(), cinfo.p(), 1, 1);
+  else
+    dsyev_(cjobz.p(), cuplo.p(), cn.p(), a.data(), clda.p(), w.data(), work.data(), clwork.p(),
+           cinfo.p(), 1, 1);
+  const XerblaRecord x = xerbla_record();
+  Buf<double> ra("ref A", a.size()), rw("ref W", w.size()), rwork("ref WORK", work.size());
+  Buf<int> riwork("ref IWORK", iwork.size());
+  copy_into(ra, a0);
+  int rinfo = 0;
+  reset_xerbla();
+  if (kDivideAndConquer)
+    real<decltype(&dsyevd_)>("dsyevd_")(&jobz, &uplo, &n, ra.data(), &lda, rw.data(), rwork.data(),
+                                        &lwork, riwork.data(), &liwork, &rinfo, 1, 1);
+  else
+    real<decltype(&dsyev_)>("dsyev_")(&jobz, &uplo, &n, ra.data(), &lda, rw.data(), rwork.data(),
+                                      &lwork, &rinfo, 1, 1);
+  compare_info(name, cinfo.v(), rinfo, x);
+  if (rinfo < 0) {
+    FUZZ_CHECK(a.same_as(a0) && w.same_as(w0), "%s wrote A or W with INFO %d", name, rinfo);
+    return;
+  }
+  if (cinfo.v() != 0 || rinfo != 0 || wantz || n <= 0 || lwork == -1 || liwork == -1) return;
+  // WORK(1): the optimal LWORK, which the shim takes from LAPACK's workspace query. For N = 1
+  // DSYEV itself returns WORK(1) = 2 after the computation but (NB+2)*N from the query: not
+  // compared there (a harmless difference, noted in the report).
+  if (kDivideAndConquer || n > 1)
+    FUZZ_CHECK(work[0] == rwork[0], "%s WORK(1) = %.17g, LAPACK's %.17g (n=%d)", name, work[0], rwork[0], n);
+  if (kDivideAndConquer) FUZZ_CHECK(iwork[0] == riwork[0], "%s IWORK(1) = %d, LAPACK's %d", name, iwork[0], riwork[0]);
+  double big = 0;
+  for (double v : a0) big = std::max(big, std::fabs(v));
+  if (!(big <= 1e290) || !all_finite(a0.data(), static_cast<long long>(a0.size())))
+    return;  // NaN, Inf, or near overflow: INFO only
+  double wmax = 0;
+  for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::fabs(rw[i]));
+  for (int i = 0; i < n; ++i)
+    FUZZ_CHECK(std::fabs(w[i] - rw[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300,
+               "%s W(%d) = %.17g, LAPACK's %.17g (n=%d UPLO=%c)", name, i + 1, w[i], rw[i], n, uplo);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  set_up_environment(/*serve_shim=*/true);
+  // The names called here must be the shim's, not LAPACK's.
+  for (void *f : {reinterpret_cast<void *>(&dgtsv_), reinterpret_cast<void *>(&dgetrf_),
+                  reinterpret_cast<void *>(&dstebz_), reinterpret_cast<void *>(&dsterf_),
+                  reinterpret_cast<void *>(&dsyev_), reinterpret_cast<void *>(&dsyevd_)}) {
+    Dl_info info{};
+    if (!dladdr(f, &info) || !info.dli_fname || !std::strstr(info.dli_fname, "libgpueig_lapack")) {
+      std::fprintf(stderr, "fuzz_shim: a LAPACK name resolves to %s, not libgpueig_lapack.so\n",
+                   info.dli_fname ? info.dli_fname : "?");
+      std::abort();
+    }
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Input in(data, size);
+  const uint8_t which = in.u8();
+  choose_policy(in);
+  switch (which % 6) {
+    case 0: fuzz_dgtsv(in); break;
+    case 1: fuzz_dgetrf(in); break;
+    case 2: fuzz_dstebz(in); break;
+    case 3: fuzz_dsterf(in); break;
+    case 4: fuzz_dsyev<false>(in); break;
+    default: fuzz_dsyev<true>(in); break;
+  }
+  return 0;
+}
