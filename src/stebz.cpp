@@ -1,5 +1,6 @@
 // gpu_stebz: argument checks, dispatch, and the CPU path (LAPACK DSTEBZ). The GPU half is
 // cuda/stebz.cu.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,16 +19,21 @@ int stebz(char range, char order, int n, double vl, double vu, int il, int iu, d
   const lapack::Table *L = lapack::table();
   if (!L) return GPUEIG_ERR_LAPACK;
   std::vector<double> work;
-  std::vector<int> iwork;
+  std::vector<int> iwork, block;
   try {
     work.resize(4 * static_cast<size_t>(n));
     iwork.resize(3 * static_cast<size_t>(n));
+    block.resize(static_cast<size_t>(n) + 1);
   } catch (const std::bad_alloc &) {
     return GPUEIG_ERR_MEMORY;
   }
+  // DSTEBZ's discarding (RANGE 'I', when the Gershgorin interval overflowed and nothing is left
+  // to discard) writes IBLOCK(0), one before the array: found by fuzzing with D = -DBL_MAX. It
+  // gets an array of its own with a spare leading entry; the caller's IBLOCK receives M entries.
   int info = 0;
-  L->dstebz(&range, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, m, nsplit, w, iblock, isplit,
-            work.data(), iwork.data(), &info, 1, 1);
+  L->dstebz(&range, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, m, nsplit, w, block.data() + 1,
+            isplit, work.data(), iwork.data(), &info, 1, 1);
+  std::copy(block.begin() + 1, block.begin() + 1 + std::clamp(*m, 0, n), iblock);
   return info;
 }
 

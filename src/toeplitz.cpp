@@ -93,12 +93,34 @@ bool solve_half_dsyevd(const lapack::Table &L, Half &hb, int &info) {
   return true;
 }
 
+// Whether DSYEVR would scale this half block (its max |entry| outside [RMIN, RMAX]) and VL, VU
+// with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner DSTEBZ would then reject
+// the interval through XERBLA (which stops a program linked with Reference LAPACK). Found by
+// fuzzing: T(0) = -DBL_MAX, VL = 0, VU = 1.5e-154. Replicates DSYEVR's ISCALE test.
+bool dsyevr_collapses(const Half &hb, double vl, double vu) {
+  const double safmin = std::numeric_limits<double>::min();
+  const double eps = std::numeric_limits<double>::epsilon();  // DLAMCH('P'), as DSYEVR takes it
+  const double smlnum = safmin / eps, bignum = 1 / smlnum;
+  const double rmin = std::sqrt(smlnum), rmax = std::min(std::sqrt(bignum), 1 / std::sqrt(std::sqrt(safmin)));
+  double anrm = 0;
+  for (int64_t j = 0; j < hb.size; ++j)
+    for (int64_t i = j; i < hb.size; ++i) anrm = std::max(anrm, std::fabs(hb.h[i + j * hb.size]));
+  double sigma = 1;
+  if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
+  else if (anrm > rmax) sigma = rmax / anrm;
+  return sigma != 1 && !(vl * sigma < vu * sigma);
+}
+
 // The eigenpairs of a half block in `range` by DSYEVR (VL, VU already scaled; for RANGE 'I'
 // its own first min(IU, size) eigenpairs: the IU smallest eigenvalues of T are among them, and
 // the merge picks IL..IU).
 int solve_half_dsyevr(const lapack::Table &L, char range, double vl, double vu, int iu,
                       double abstol, Half &hb) {
   int n = static_cast<int>(hb.size), lda = n, ldz = n, il = 1, info = 0;
+  if (lsame(range, 'V') && dsyevr_collapses(hb, vl, vu)) {
+    hb.m = 0;  // (VL, VU] is narrower than the scaled block resolves: nothing in it
+    return 0;
+  }
   int iuh = std::min(iu, n), lwork_query = -1, liwork_query = -1, iquery = 0;
   hb.z.assign(hb.size * hb.size, 0.0);
   std::vector<int> isuppz(2 * hb.size);
@@ -381,10 +403,11 @@ int half_values_cpu(const lapack::Table &L, const Tridiagonal &tr, char range, d
     return info;
   }
   int nsplit = 0;
-  std::vector<int> iblock(n), isplit(n), iwork(3 * static_cast<size_t>(n));
+  // IBLOCK with a spare leading entry: DSTEBZ can write IBLOCK(0) (see cpu::stebz).
+  std::vector<int> iblock(static_cast<size_t>(n) + 1), isplit(n), iwork(3 * static_cast<size_t>(n));
   std::vector<double> work(4 * static_cast<size_t>(n));
   L.dstebz(&range, "E", &n, &vl, &vu, &il, &iu, &abstol, tr.d.data(), tr.e.data(), m, &nsplit, w,
-           iblock.data(), isplit.data(), work.data(), iwork.data(), &info, 1, 1);
+           iblock.data() + 1, isplit.data(), work.data(), iwork.data(), &info, 1, 1);
   return inner(info);
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,62 @@ TEST_F(Extremes, StebzKeepsDstebzsContractAtEveryScale) {
       for (double &x : rw) x /= s;
       EXPECT_LE(ratios::eigenvalue_distance(w, rw, n, 1.0), ratios::kThreshold);
     }
+  }
+}
+
+}  // namespace
+
+// ---- Defects found by fuzzing (tests/fuzz), kept fixed -----------------------------------------
+
+namespace {
+int g_xerbla_calls = 0;
+std::string g_xerbla_name;
+}  // namespace
+
+// LAPACK's illegal-argument handler, replaced for this program (exported: ENABLE_EXPORTS), so a
+// LAPACK call libgpueig makes with an argument LAPACK rejects is seen here (Reference LAPACK's
+// own XERBLA would stop the caller's program).
+extern "C" void xerbla_(const char *name, const int *, size_t len) {
+  ++g_xerbla_calls;
+  g_xerbla_name.assign(name, strnlen(name, len));
+}
+
+namespace {
+
+// DSTEBZ (RANGE 'I', a Gershgorin interval that overflows, nothing left to discard) writes
+// IBLOCK(0), one entry before the array: gpu_stebz must not let it reach the caller's memory.
+TEST_F(Extremes, StebzNeverWritesBeforeIblock) {
+  const int n = 18;
+  const double M = DBL_MAX;
+  const std::vector<double> d = {-M,    -M,     -M,    -M,     -7,   -M,    -M,   -1.875, -1.25,
+                                 -2.25, -1.125, 0.5,   -0.25,  0.75, 0.125, -0.5, 0.3,    -0.7};
+  std::vector<double> e(n - 1);
+  for (int i = 0; i < n - 1; ++i) e[i] = ((i * 37) % 19) / 19.0 - 0.5;
+  std::vector<int> iblock(n + 1, 12345), isplit(n);
+  std::vector<double> w(n);
+  int m = -1, nsplit = -1;
+  const int info = gpu_stebz('I', 'E', n, 0.125, -1, 6, 9, -2.375, d.data(), e.data(), &m,
+                             &nsplit, w.data(), iblock.data() + 1, isplit.data());
+  EXPECT_EQ(iblock[0], 12345) << "IBLOCK(0) written";
+  EXPECT_GE(info, 0);
+}
+
+// JOBZ 'V', RANGE 'V', a huge T and a tiny interval: DSYEVR's own scaling of a half block used to
+// collapse VL, VU to one value, and its inner DSTEBZ called XERBLA (argument 5).
+TEST_F(Extremes, ToeplitzTinyIntervalOfAHugeMatrixCallsNoXerbla) {
+  const int n = 48;
+  std::vector<double> t = zoo::uniform(n, -1, 1, 77);
+  t[0] = -DBL_MAX;
+  t[1] = 0;
+  std::vector<double> w(n), z(size_t(n) * n);
+  for (char jobz : {'V', 'N'}) {
+    int m = -1;
+    g_xerbla_calls = 0;
+    const int info = gpu_toeplitz_eig(jobz, 'V', n, t.data(), 0, 1.5e-154, 1, 1, -2.875, &m,
+                                      w.data(), z.data(), n);
+    EXPECT_EQ(info, 0) << "JOBZ " << jobz;
+    EXPECT_EQ(g_xerbla_calls, 0) << "JOBZ " << jobz << ": XERBLA called by " << g_xerbla_name;
+    EXPECT_GE(m, 0);
   }
 }
 

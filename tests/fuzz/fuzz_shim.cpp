@@ -210,11 +210,21 @@ void fuzz_dsterf(Input &in) {
   double wmax = 0;
   for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::fabs(rd[i]));
   for (int i = 0; i < n; ++i)
-    // 1e-8 relative, not 64 N eps: DSTERF (OpenBLAS 0.3.21) loses digits on graded matrices where
-    // bisection does not (D = -3.375 x 44, one E = 5.5950456554376697e141: DSTERF's extreme
-    // eigenvalue is off by 5e-10 relative; the served one is exact).
-    FUZZ_CHECK(std::fabs(d[i] - rd[i]) <= std::max(64.0 * n * DBL_EPSILON, 1e-8) * wmax + 1e-300,
-               "dsterf_ D(%d) = %.17g, LAPACK's %.17g (n=%d)", i + 1, d[i], rd[i], n);
+    // DSTERF itself is not always right (OpenBLAS 0.3.21: D = 0 0 0, E = -9.5e-162 -0.59973:
+    // DSTERF gives -0.6, the exact and the served value is -0.59973; graded matrices lose 5e-10
+    // relative): a disagreement is a failure only if DSTEQR (DSTEV, JOBZ = 'V') disagrees too.
+    if (std::fabs(d[i] - rd[i]) > 64.0 * n * DBL_EPSILON * wmax + 1e-300) {
+      using dstev_t = void (*)(const char *, const int *, double *, double *, double *, const int *,
+                               double *, int *, size_t);
+      static const auto dstev = real<dstev_t>("dstev_");
+      std::vector<double> qd(d0), qe(e0.begin(), e0.end()), z(size_t(n) * n), work(2 * size_t(n));
+      qe.resize(std::max(n, 1));
+      int qinfo = 0;
+      dstev("V", &n, qd.data(), qe.data(), z.data(), &n, work.data(), &qinfo, 1);
+      FUZZ_CHECK(qinfo != 0 || std::fabs(d[i] - qd[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300,
+                 "dsterf_ D(%d) = %.17g, LAPACK's DSTERF %.17g, DSTEQR %.17g (n=%d)", i + 1, d[i], rd[i],
+                 qd[i], n);
+    }
 }
 
 template <bool kDivideAndConquer>
@@ -275,9 +285,23 @@ void fuzz_dsyev(Input &in) {
     return;  // NaN, Inf, or near overflow: INFO only
   double wmax = 0;
   for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::fabs(rw[i]));
-  for (int i = 0; i < n; ++i)
-    FUZZ_CHECK(std::fabs(w[i] - rw[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300,
-               "%s W(%d) = %.17g, LAPACK's %.17g (n=%d UPLO=%c)", name, i + 1, w[i], rw[i], n, uplo);
+  // LAPACK's JOBZ = 'N' ends in DSTERF, not always right (see fuzz_dsterf): a disagreement is a
+  // failure only if JOBZ = 'V' (DSTEQR) disagrees too.
+  std::vector<double> qw;
+  for (int i = 0; i < n; ++i) {
+    if (std::fabs(w[i] - rw[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300) continue;
+    if (qw.empty()) {
+      std::vector<double> qa(a0), work(size_t(3) * n + 64 * size_t(n));
+      qw.resize(n);
+      int lw = static_cast<int>(work.size()), qinfo = 0;
+      real<decltype(&dsyev_)>("dsyev_")("V", &uplo, &n, qa.data(), &lda, qw.data(), work.data(), &lw,
+                                        &qinfo, 1, 1);
+      if (qinfo != 0) return;
+    }
+    FUZZ_CHECK(std::fabs(w[i] - qw[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300,
+               "%s W(%d) = %.17g, LAPACK's %.17g, with JOBZ = 'V' %.17g (n=%d UPLO=%c)", name, i + 1,
+               w[i], rw[i], qw[i], n, uplo);
+  }
 }
 
 }  // namespace
