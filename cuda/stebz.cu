@@ -292,7 +292,11 @@ Status locate_on_device(const DeviceT &dev, const std::vector<StebzBlock> &targe
   std::vector<StebzBlock> on_device(nt);
   for (int i = 0; i < nt; ++i) on_device[i] = dev.scaled(targets[i]);
   Status s;
-  if (!(s = check(cudaMemcpyAsync(dev.blocks, on_device.data(), nt * sizeof(StebzBlock),
+  // Zeroed first: the kernel fills the fields of a bracket its search uses, and the whole array
+  // comes back (compute-sanitizer initcheck counts the rest as uninitialized reads).
+  if (!(s = check(cudaMemsetAsync(dev.brackets, 0, nt * sizeof(StebzBracket), dev.st),
+                  "cudaMemsetAsync")) ||
+      !(s = check(cudaMemcpyAsync(dev.blocks, on_device.data(), nt * sizeof(StebzBlock),
                                   cudaMemcpyHostToDevice, dev.st), "upload targets")) ||
       !(s = check_launch(stebz_search(dev.st, {kThreads, 1, false}, dev.rows, dev.blocks, nt, nt,
                                dev.sc.pivmin, phases::kRtoli, {nullptr, 0}, nullptr, nullptr,
@@ -318,7 +322,12 @@ Status bracket_on_device(const DeviceT &dev, const phases::Plan &plan, int64_t n
   conv.assign(m, 0);
   std::vector<StebzBlock> on_device(nb);
   for (int b = 0; b < nb; ++b) on_device[b] = dev.scaled(plan.blocks[b]);
+  // Zeroed first: the slots of 1 x 1 blocks are filled on the host (collect), not by the kernel,
+  // and the whole of W and the flags comes back.
   Status s;
+  if (!(s = check(cudaMemsetAsync(dev.w, 0, m * sizeof(double), dev.st), "cudaMemsetAsync")) ||
+      !(s = check(cudaMemsetAsync(dev.conv, 0, m * sizeof(int), dev.st), "cudaMemsetAsync")))
+    return s;
   StebzGrid grid{nullptr, 0};
   if (phases::use_grid(plan)) {
     grid = {dev.grid, phases::kGridPoints};
