@@ -19,6 +19,7 @@
 
 #include "gpueig.h"
 #include "lapack_ref.hpp"
+#include "ratios.hpp"
 #include "zoo.hpp"
 
 namespace {
@@ -32,19 +33,6 @@ long crossover(const std::string &routine) {
   if (at == std::string::npos) return -1;
   const size_t ge = info.find(">= ", at);
   return ge == std::string::npos ? -1 : std::atol(info.c_str() + ge + 3);
-}
-
-Vec tridiagonal_eigenvalues(Vec d, Vec e) {
-  int n = static_cast<int>(d.size()), info = 0;
-  e.resize(std::max<size_t>(d.size(), 1));
-  dsterf_(&n, d.data(), e.data(), &info);
-  return d;
-}
-
-double max_abs(const Vec &v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
 }
 
 // |x - y| <= tol * scale entrywise.
@@ -117,7 +105,7 @@ std::vector<Problem> problems() {
                      const int rc = gpu_sytrd_givens('N', 'U', int(n), a2.data(), int(n), d.data(),
                                                      e.data(), q.data(), 1);
                      e.resize(n - 1);
-                     *w = tridiagonal_eigenvalues(d, e);  // T differs between methods
+                     *w = ratios::tridiagonal_eigenvalues(d, e);  // T differs between methods
                      return rc;
                    },
                    {}, 0, 1e-11});
@@ -161,7 +149,7 @@ TEST(Concurrency, EightThreadsOfMixedCallsGetTheirOwnRightAnswers) {
         const std::string backend = gpueig_last_backend();
         const std::string want = gpu && p.size >= p.crossover ? "gpu" : "cpu";
         (backend == "gpu" ? on_gpu : on_cpu)++;
-        const double scale = std::max(1.0, max_abs(p.expect));
+        const double scale = std::max(1.0, ratios::max_abs(p.expect));
         if (rc != p.expect_info || backend != want || !close(got, p.expect, p.tol, scale)) {
           failures++;
           std::lock_guard<std::mutex> lock(report);

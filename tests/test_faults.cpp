@@ -29,6 +29,7 @@
 
 #include "gpueig.h"
 #include "lapack_ref.hpp"
+#include "ratios.hpp"
 #include "zoo.hpp"
 
 namespace {
@@ -56,19 +57,6 @@ std::vector<unsigned char> bytes(const std::vector<T> &v) {
 }
 
 // Eigenvalues of a symmetric tridiagonal (d, e), ascending (DSTERF).
-Vec tridiagonal_eigenvalues(Vec d, Vec e) {
-  int n = static_cast<int>(d.size()), info = 0;
-  e.resize(std::max<size_t>(d.size(), 1));
-  dsterf_(&n, d.data(), e.data(), &info);
-  return d;
-}
-
-double max_abs(const Vec &v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
-}
-
 bool close(const Vec &x, const Vec &y, double scale) {
   if (x.size() != y.size()) return false;
   for (size_t i = 0; i < x.size(); ++i)
@@ -149,9 +137,9 @@ std::vector<Case> cases() {
                        std::memcpy(x.data(), v.data(), v.size());
                        return x;
                      };
-                     const Vec wg = tridiagonal_eigenvalues(vec(g.arrays[0]), vec(g.arrays[1]));
-                     const Vec wc = tridiagonal_eigenvalues(vec(c.arrays[0]), vec(c.arrays[1]));
-                     return g.rc == c.rc && close(wg, wc, max_abs(wc));
+                     const Vec wg = ratios::tridiagonal_eigenvalues(vec(g.arrays[0]), vec(g.arrays[1]));
+                     const Vec wc = ratios::tridiagonal_eigenvalues(vec(c.arrays[0]), vec(c.arrays[1]));
+                     return g.rc == c.rc && close(wg, wc, ratios::max_abs(wc));
                    },
                    vect == 'U', false});
   }

@@ -154,4 +154,17 @@ double gap_point(const std::vector<double> &ref, int k, double tol) {
   return ref.front() - 4 * tol;  // not reached: j = 0 is always usable
 }
 
+std::vector<double> tridiagonal_eigenvalues(std::vector<double> d, std::vector<double> e) {
+  int n = static_cast<int>(d.size()), info = 0;
+  e.resize(std::max<size_t>(d.size(), 1));
+  dsterf_(&n, d.data(), e.data(), &info);
+  return d;
+}
+
+double max_abs(const std::vector<double> &v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
 }  // namespace ratios

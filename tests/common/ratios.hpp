@@ -42,6 +42,13 @@ double eigenvalue_distance(const std::vector<double> &x, const std::vector<doubl
 // A point between ref[k-1] and ref[k] of an ascending spectrum (k = 0: below it, k = n: above it),
 // moved to the nearest gap wider than 2 tol, so that it is farther than tol from every eigenvalue
 // and any correct implementation counts the same eigenvalues below it (for RANGE 'V' tests).
+// The eigenvalues of the symmetric tridiagonal (d, e), ascending (DSTERF): for comparing the T of
+// two reductions, which differ between methods while their eigenvalues do not.
+std::vector<double> tridiagonal_eigenvalues(std::vector<double> d, std::vector<double> e);
+
+// max |v_i| (0 for an empty v).
+double max_abs(const std::vector<double> &v);
+
 double gap_point(const std::vector<double> &ref, int k, double tol);
 
 }  // namespace ratios
