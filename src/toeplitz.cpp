@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 #include <functional>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -429,15 +430,23 @@ int values_cpu(char range, int n, const Problem &p, int il, int iu, int *m, doub
 gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w,
                        int *info) {
   int half_info[2] = {0, 0};
-  const HalfSolver on_gpu = [](const Tridiagonal &tr, char r, double vl, double vu, int l, int u,
-                               double tol, int *mm, double *ww) {
+  // A half's bisection that failed, kept with its code: `unsafe` (the GPU's DSTEBZ declined the
+  // half) sends the whole call to the CPU method whatever the policy, a device failure only in
+  // auto. The two halves may fail at once, from their two threads.
+  std::mutex failure_mutex;
+  gpu::Status failure;
+  const HalfSolver on_gpu = [&](const Tridiagonal &tr, char r, double vl, double vu, int l, int u,
+                                double tol, int *mm, double *ww) {
     const int64_t k = tr.size;
     std::vector<int> iblock(k), isplit(k);
     int nsplit = 0, stebz_info = 0;
-    const gpu::Status st = gpu::device().stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol, tr.d.data(),
-                                      tr.e.data(), mm, &nsplit, ww, iblock.data(), isplit.data(),
-                                      &stebz_info);
-    return st ? stebz_info : GPUEIG_ERR_DEVICE;
+    const gpu::Status st = gpu::device().stebz(r, 'E', static_cast<int>(k), vl, vu, l, u, tol,
+                                               tr.d.data(), tr.e.data(), mm, &nsplit, ww,
+                                               iblock.data(), isplit.data(), &stebz_info);
+    if (st) return stebz_info;
+    std::lock_guard<std::mutex> lock(failure_mutex);
+    if (failure) failure = gpu::Status::fail(st.code, "bisection of a half: " + st.reason);
+    return GPUEIG_ERR_DEVICE;
   };
   Tridiagonal halves[2];
   HalfValues v[2];
@@ -445,9 +454,9 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
   gpu::Status st = gpu::device().toeplitz_tridiagonals(n, p.t, halves, [&](int k) {
     if (by_index) return gpu::Status::success();  // the split needs both halves first
     half_info[k] = half_values(halves[k], range, p, 1, static_cast<int>(halves[k].size), on_gpu, v[k]);
-    return half_info[k] == GPUEIG_ERR_DEVICE
-               ? gpu::Status::fail(gpu::Status::device_error, "bisection of a half failed")
-               : gpu::Status::success();
+    if (half_info[k] != GPUEIG_ERR_DEVICE) return gpu::Status::success();
+    std::lock_guard<std::mutex> lock(failure_mutex);
+    return failure;
   });
   if (!st) return st;
   if (by_index) {
@@ -456,8 +465,7 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
       half_info[k] = half_values(halves[k], range, p, r.first[k], r.last[k], on_gpu, v[k]);
   }
   for (int k = 0; k < 2; ++k) {
-    if (half_info[k] == GPUEIG_ERR_DEVICE)
-      return gpu::Status::fail(gpu::Status::device_error, "bisection of a half failed");
+    if (half_info[k] == GPUEIG_ERR_DEVICE) return failure;
     if (half_info[k] != 0) {
       *info = half_info[k];
       return gpu::Status::success();
