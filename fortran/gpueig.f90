@@ -14,9 +14,9 @@ module gpueig
   implicit none
   private
   public :: gpu_sytrd_givens, gpu_stebz, gpu_gtsv_pcr, gpu_gtsv_pcr_batch, gpu_getrf_crout, &
-            gpu_toeplitz_eig
+            gpu_getrs_crout, gpu_gesv_crout, gpu_toeplitz_eig
   public :: gpueig_version, gpueig_gpu_available, gpueig_last_backend, gpueig_set_backend
-  public :: gpueig_backend_for, gpueig_info, gpueig_string
+  public :: gpueig_backend_for, gpueig_backend_reason, gpueig_info, gpueig_string
   public :: GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, GPUEIG_ERR_INTERNAL, c_null_char
 
   integer(c_int), parameter :: GPUEIG_ERR_DEVICE = -1001
@@ -67,6 +67,24 @@ module gpueig
       integer(c_int), intent(out) :: ipiv(*)
     end function
 
+    integer(c_int) function gpu_getrs_crout(trans, n, nrhs, a, lda, ipiv, b, ldb) &
+        bind(C, name='gpu_getrs_crout')
+      import :: c_int, c_double, c_char
+      character(kind=c_char), value :: trans
+      integer(c_int), value :: n, nrhs, lda, ldb
+      real(c_double), intent(in) :: a(*)
+      integer(c_int), intent(in) :: ipiv(*)
+      real(c_double), intent(inout) :: b(*)
+    end function
+
+    integer(c_int) function gpu_gesv_crout(n, nrhs, a, lda, ipiv, b, ldb) &
+        bind(C, name='gpu_gesv_crout')
+      import :: c_int, c_double
+      integer(c_int), value :: n, nrhs, lda, ldb
+      real(c_double), intent(inout) :: a(*), b(*)
+      integer(c_int), intent(out) :: ipiv(*)
+    end function
+
     integer(c_int) function gpu_toeplitz_eig(jobz, range, n, t, vl, vu, il, iu, abstol, m, w, &
                                              z, ldz) bind(C, name='gpu_toeplitz_eig')
       import :: c_int, c_double, c_char
@@ -96,6 +114,12 @@ module gpueig
     end function
 
     type(c_ptr) function gpueig_backend_for(routine, size) bind(C, name='gpueig_backend_for')
+      import :: c_ptr, c_char, c_long_long
+      character(kind=c_char), intent(in) :: routine(*)
+      integer(c_long_long), value :: size
+    end function
+
+    type(c_ptr) function gpueig_backend_reason(routine, size) bind(C, name='gpueig_backend_reason')
       import :: c_ptr, c_char, c_long_long
       character(kind=c_char), intent(in) :: routine(*)
       integer(c_long_long), value :: size

@@ -175,6 +175,46 @@ GPUEIG_API int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
 GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
 
 /* ---------------------------------------------------------------------------------------------
+ * gpu_getrs_crout: solves A * X = B, A**T * X = B or A**H * X = B with the LU factors of the N x N
+ * matrix A from gpu_getrf_crout or DGETRF (LAPACK analogue: DGETRS).
+ *
+ *  1 TRANS [in] 'N': A * X = B;  'T' or 'C': A**T * X = B.
+ *  2 N     [in] order of A, N >= 0.          3 NRHS [in] columns of B, NRHS >= 0.
+ *  4 A     [in] (LDA, N) L and U as gpu_getrf_crout / DGETRF leave them.
+ *  5 LDA   [in] LDA >= max(1, N).
+ *  6 IPIV  [in] (N) the pivot indices from gpu_getrf_crout / DGETRF.
+ *  7 B     [in,out] (LDB, NRHS) on entry B, on exit X.
+ *  8 LDB   [in] LDB >= max(1, N).
+ * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Runs DGETRS on the CPU at
+ * every size (no GPU method yet: a host-pointer solve would first upload the whole LU for O(N^2
+ * NRHS) work). Deviation: an IPIV entry outside 1..N
+ * is rejected with INFO = -6 (checked after DGETRS's own checks), where DGETRS would read and
+ * write outside B.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int lda,
+                               const int *ipiv, double *b, int ldb);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_gesv_crout: solves A * X = B for a general N x N matrix A by LU factorization with partial
+ * pivoting (LAPACK analogue: DGESV).
+ *
+ *  1 N     [in] order of A, N >= 0.          2 NRHS [in] columns of B, NRHS >= 0.
+ *  3 A     [in,out] (LDA, N) on exit L and U of A = P * L * U, as DGESV.
+ *  4 LDA   [in] LDA >= max(1, N).
+ *  5 IPIV  [out] (N) 1-based pivot indices, as DGESV.
+ *  6 B     [in,out] (LDB, NRHS) on entry B, on exit X (if INFO = 0).
+ *  7 LDB   [in] LDB >= max(1, N).
+ * INFO = 0, -i, or i > 0: U(i,i) is exactly zero; the factorization was completed and X was not
+ *        computed (B unchanged). NRHS = 0 still factors A, as Reference LAPACK's DGESV does
+ *        (OpenBLAS's returns without factoring).
+ * Backend: the factorization runs where gpu_getrf_crout's would (auto: on the GPU from
+ * N = GPUEIG_CROSSOVER_GESV, default getrf's crossover), the solve by DGETRS on the host (O(N^2
+ * NRHS)); below the crossover the whole call is DGESV. A device failure after part of A was
+ * written returns GPUEIG_ERR_DEVICE, as gpu_getrf_crout (B untouched).
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
+
+/* ---------------------------------------------------------------------------------------------
  * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz
  * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
  * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
@@ -233,11 +273,17 @@ GPUEIG_API const char *gpueig_last_backend(void);
  * Returns 0, or -1 for an unknown name or NULL (the policy is then unchanged). */
 GPUEIG_API int gpueig_set_backend(const char *name);
 
-/* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf" or "toeplitz", lower
- * case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
+/* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv" or
+ * "getrs", lower case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
  * use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
  * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
+
+/* Why gpueig_backend_for(ROUTINE [in], SIZE [in]) answers as it does, in words: "auto", "policy
+ * cpu", "below crossover 128", "no usable GPU: <reason>", "no GPU method for this routine yet"
+ * (NULL for an unknown routine or NULL). The string stays valid until the calling thread's next
+ * call of this function. */
+GPUEIG_API const char *gpueig_backend_reason(const char *routine, long long size);
 
 /* A multi-line, human-readable description of this build and its run-time state: version,
  * CUDA build, LAPACK library, devices, backend policy, and each routine's GPU method and

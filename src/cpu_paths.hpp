@@ -17,6 +17,13 @@ int sytrd(char vect, char uplo, int n, double *a, int lda, double *d, double *e,
 // DGETRF.
 int getrf(int m, int n, double *a, int lda, int *ipiv);
 
+// DGETRS (trans 'N', 'T' or 'C'); B is overwritten by X.
+int getrs(char trans, int n, int nrhs, const double *a, int lda, const int *ipiv, double *b,
+          int ldb);
+
+// DGESV.
+int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
+
 // DSTEBZ.
 int stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
           const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,

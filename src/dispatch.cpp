@@ -24,6 +24,8 @@ const RoutineInfo kRoutines[] = {
     {"gtsv", true, tuning::kCrossoverGtsv, "n"},
     {"getrf", true, tuning::kCrossoverGetrf, "min(m,n)"},
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
+    {"gesv", true, tuning::kCrossoverGesv, "n"},
+    {"getrs", false, 0, "n"},
 };
 
 std::atomic<int> g_policy{-1};

@@ -18,6 +18,9 @@ using dstebz_t = void (*)(const char *range, const char *order, const int *n, co
 using dsterf_t = void (*)(const int *n, double *d, double *e, int *info);
 using dgetrf_t = void (*)(const int *m, const int *n, double *a, const int *lda, int *ipiv,
                           int *info);
+using dgetrs_t = void (*)(const char *trans, const int *n, const int *nrhs, const double *a,
+                          const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
+                          size_t);
 using dsytrd_t = void (*)(const char *uplo, const int *n, double *a, const int *lda, double *d,
                           double *e, double *tau, double *work, const int *lwork, int *info,
                           size_t);
@@ -41,6 +44,7 @@ struct Table {
   dstebz_t dstebz;
   dsterf_t dsterf;
   dgetrf_t dgetrf;
+  dgetrs_t dgetrs;
   dsytrd_t dsytrd;
   dorgtr_t dorgtr;
   dsyevr_t dsyevr;

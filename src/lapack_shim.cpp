@@ -1,19 +1,28 @@
 // libgpueig_lapack.so: LAPACK's own Fortran names, so that an unmodified LAPACK program runs on
 // libgpueig under LD_PRELOAD=libgpueig_lapack.so.
 //
-//   dgtsv_, dgetrf_, dstebz_  -> gpu_gtsv_pcr, gpu_getrf_crout, gpu_stebz
-//   dsterf_                   -> gpu_stebz (all eigenvalues)
-//   dsyev_, dsyevd_ JOBZ='N'  -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf, see below)
-// Everything else (JOBZ='V', workspace queries, illegal arguments so that XERBLA reports them as
-// LAPACK does, any libgpueig error) is forwarded to the caller's own LAPACK (see `forward_to`).
+//   dgtsv_, dgetrf_, dgesv_, dstebz_  -> gpu_gtsv_pcr, gpu_getrf_crout, gpu_gesv_crout, gpu_stebz
+//   dgetrs_                           -> gpu_getrs_crout (with GPUEIG_SHIM=serve only: no GPU
+//                                        method yet, so the program's LAPACK runs it)
+//   dsterf_                           -> gpu_stebz (all eigenvalues)
+//   dsyev_, dsyevd_ JOBZ='N'          -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf)
+// each under four names: the plain LP64 one, SciPy's wheels' scipy_ prefix, and the ILP64 names
+// with the 64_ suffix (NumPy's wheels: scipy_dgesv_64_), see "Name families" below.
+//
+// A call is served only where libgpueig would run it on the GPU (auto's crossovers, measured
+// against the routine it replaces): everywhere else the program's own LAPACK runs it, so the
+// shim is never slower than not using it. GPUEIG_SHIM=serve serves every intercepted call
+// through libgpueig regardless (used by the tests). Everything else (JOBZ='V', workspace
+// queries, illegal arguments so that XERBLA reports them as LAPACK does, a libgpueig error that
+// wrote nothing) is forwarded to the caller's own LAPACK (see `forward_to`); GPUEIG_VERBOSE says
+// why for every call.
 //
 // dsterf_ and the eigenvalue stage of dsyev(d)_ are served by bisection only where gpu_stebz runs
-// on the GPU (gpueig_backend_for): on the CPU, LAPACK's QR (dsterf) is about 20x faster than
-// bisection for all eigenvalues, so there the call keeps LAPACK's own algorithm. GPUEIG_SHIM=serve
-// serves every intercepted call through libgpueig regardless (used by the tests). DSTERF and
-// DSYEV(D) scale their matrix into a safe range before they work and DSTEBZ does not (it treats
-// every |e| below sqrt(SAFMIN) as zero, and e^2 overflows above sqrt(DBL_MAX)), so the served
-// eigenvalue paths scale exactly where those routines do, and unscale.
+// on the GPU: on the CPU, LAPACK's QR (dsterf) is about 20x faster than bisection for all
+// eigenvalues. DSTERF and DSYEV(D) scale their matrix into a safe range before they work and
+// DSTEBZ does not (it treats every |e| below sqrt(SAFMIN) as zero, and e^2 overflows above
+// sqrt(DBL_MAX)), so the served eigenvalue paths scale exactly where those routines do, and
+// unscale.
 //
 // A LAPACK call made while the shim is serving a call (LAPACK routines call each other) goes
 // straight to LAPACK: the thread-local depth counter makes recursion through the shim impossible.
@@ -24,9 +33,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,19 +47,6 @@
 #ifndef GPUEIG_LAPACK_SONAME
 #define GPUEIG_LAPACK_SONAME "liblapack.so.3"
 #endif
-
-extern "C" {
-void dgtsv_(const int *, const int *, double *, double *, double *, double *, const int *, int *);
-void dgetrf_(const int *, const int *, double *, const int *, int *, int *);
-void dstebz_(const char *, const char *, const int *, const double *, const double *, const int *,
-             const int *, const double *, const double *, const double *, int *, int *, double *,
-             int *, int *, double *, int *, int *, size_t, size_t);
-void dsterf_(const int *, double *, double *, int *);
-void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *,
-            const int *, int *, size_t, size_t);
-void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
-             const int *, int *, const int *, int *, size_t, size_t);
-}
 
 namespace {
 
@@ -81,9 +79,10 @@ void log(const char *routine, Where &&where) noexcept {
 
 std::string served_by() { return std::string("libgpueig (") + gpueig_last_backend() + ")"; }
 
-std::string dims(std::initializer_list<std::pair<const char *, int>> kv) {
+std::string dims(std::initializer_list<std::pair<const char *, long long>> kv) {
   std::string s;
-  for (auto &p : kv) s += (s.empty() ? "" : " ") + std::string(p.first) + "=" + std::to_string(p.second);
+  for (auto &p : kv)
+    s += (s.empty() ? "" : " ") + std::string(p.first) + "=" + std::to_string(p.second);
   return s;
 }
 
@@ -112,7 +111,10 @@ void *from_object_of(const void *where, const char *name) {
 
 // `name` in any object already loaded in the process, in load order.
 void *from_loaded_objects(const char *name) {
-  struct Search { const char *name; void *found; } search{name, nullptr};
+  struct Search {
+    const char *name;
+    void *found;
+  } search{name, nullptr};
   dl_iterate_phdr(
       [](dl_phdr_info *info, size_t, void *data) -> int {
         auto *s = static_cast<Search *>(data);
@@ -170,24 +172,126 @@ void *forward_to(const char *name, const void *caller) noexcept {
   return nullptr;
 }
 
-// The forwarding target of the exported function `fn`, looked up on its first call (from the
-// object that made it) and kept.
-#define REAL(fn) \
-  static const auto real = reinterpret_cast<decltype(&fn)>(forward_to(#fn, __builtin_return_address(0)))
-#define NO_LAPACK(info) \
-  do {                  \
-    *(info) = GPUEIG_ERR_LAPACK; \
-    return;             \
-  } while (0)
+// ---- Name families: LP64 and ILP64, plain and SciPy-prefixed ------------------------------------
 
-bool on_gpu(const char *routine, long long size) {
-  const char *b = gpueig_backend_for(routine, size);
-  return b && std::strcmp(b, "gpu") == 0;
+// Each served routine is exported under four names (dgesv shown), each forwarding to the same
+// name in the caller's LAPACK:
+//   dgesv_            LP64: the Fortran ABI of Reference LAPACK, OpenBLAS, Debian's packages;
+//   scipy_dgesv_      LP64: SciPy's pip wheels (scipy-openblas32 prefixes every name);
+//   dgesv_64_         ILP64 (64-bit INTEGER): OpenBLAS built with INTERFACE64 and the 64_
+//                     suffix (NumPy 1.x wheels, Julia);
+//   scipy_dgesv_64_   ILP64: NumPy 2.x pip wheels (scipy-openblas64).
+// An ILP64 call is served when every integer argument fits an int (libgpueig's API is LP64);
+// otherwise it is forwarded, and says so.
+struct Lp64 {
+  using Int = int;
+  static constexpr const char *prefix = "", *suffix = "_";
+};
+struct ScipyLp64 {
+  using Int = int;
+  static constexpr const char *prefix = "scipy_", *suffix = "_";
+};
+struct Ilp64 {
+  using Int = int64_t;
+  static constexpr const char *prefix = "", *suffix = "_64_";
+};
+struct ScipyIlp64 {
+  using Int = int64_t;
+  static constexpr const char *prefix = "scipy_", *suffix = "_64_";
+};
+
+// The exported name of `routine` ("dgesv") in the family V.
+template <class V>
+std::string name_of(const char *routine) {
+  return std::string(V::prefix) + routine + V::suffix;
 }
+
+// The forwarding target of name_of<V>(routine), as a pointer of type Fn, found on the first call
+// (from the object that made it) and kept by the caller in a function-local static.
+template <class Fn, class V>
+Fn lookup(const char *routine, const void *caller) noexcept {
+  try {
+    return reinterpret_cast<Fn>(forward_to(name_of<V>(routine).c_str(), caller));
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+template <class Int>
+bool fits_int(Int v) {
+  return v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max();
+}
+template <class Int, class... More>
+bool fits_int(Int v, More... more) {
+  return fits_int(v) && fits_int(more...);
+}
+
+// An INTEGER array argument of n entries as an int array: the caller's own array in LP64, a copy
+// (narrowed on entry when `in`, widened back by `store`) in ILP64.
+template <class Int>
+class IntArray {
+ public:
+  IntArray(Int *p, int64_t n, bool in) : p_(p), copy_(static_cast<size_t>(n > 0 ? n : 0)) {
+    if (in)  // (an entry beyond int becomes 0, which libgpueig's checks reject as LAPACK's would)
+      for (size_t i = 0; i < copy_.size(); ++i)
+        copy_[i] = fits_int(p[i]) ? static_cast<int>(p[i]) : 0;
+  }
+  int *data() { return copy_.data(); }
+  void store(int64_t count) {
+    for (int64_t i = 0; i < count; ++i) p_[i] = copy_[static_cast<size_t>(i)];
+  }
+
+ private:
+  Int *p_;
+  std::vector<int> copy_;
+};
+template <>
+class IntArray<int> {
+ public:
+  IntArray(int *p, int64_t, bool) : p_(p) {}
+  int *data() { return p_; }
+  void store(int64_t) {}
+
+ private:
+  int *p_;
+};
+
+// ---- Deciding: libgpueig serves a call only where the GPU runs it -------------------------------
+
+// Whether a call of libgpueig's `routine` at `size` is served, and if not, why (for the log).
+// Served: where auto sends it to the GPU (or always with GPUEIG_SHIM=serve). Everywhere else the
+// program's own LAPACK runs it, untouched: the shim is never slower than not using it there.
+struct Verdict {
+  bool serve;
+  std::string why;
+};
+
+Verdict decide(const char *routine, long long size) {
+  if (serve_everything()) return {true, ""};
+  if (size <= 0)
+    return {false, size == 0 ? "nothing to compute" : "invalid size, LAPACK reports it"};
+  const char *b = gpueig_backend_for(routine, size);
+  if (b && std::strcmp(b, "gpu") == 0) return {true, ""};
+  const char *why = gpueig_backend_reason(routine, size);
+  return {false, std::string("libgpueig's ") + routine +
+                     " would run on the CPU: " + (why ? why : "unknown routine")};
+}
+
+// The first of two routines that would serve (the eigenvalue path: reduction or bisection).
+Verdict decide_either(const char *first, const char *second, long long size) {
+  Verdict a = decide(first, size);
+  if (a.serve) return a;
+  Verdict b = decide(second, size);
+  if (b.serve) return b;
+  return {false, a.why + "; " + b.why};
+}
+
+constexpr const char *kTooWide = "64-bit INTEGER values beyond the 32-bit range";
 
 bool is(char c, char want) { return (c & ~0x20) == want; }  // LAPACK's case-insensitive LSAME
 
-// ---- Scaling: where DSTERF and DSYEV scale, by a power of two (exact) -----------------------------
+// ---- Scaling: where DSTERF and DSYEV scale, by a power of two (exact)
+// -----------------------------
 
 constexpr double kEps = DBL_EPSILON / 2;  // DLAMCH('E')
 constexpr double kSafmin = DBL_MIN;       // DLAMCH('S')
@@ -222,6 +326,37 @@ double syev_scale(char uplo, int n, const double *a, int64_t lda) {
 
 // ---- Serving -----------------------------------------------------------------------------------
 
+// One served call's verbose line and its outcome. A libgpueig result r >= 0 is the routine's
+// INFO. GPUEIG_ERR_DEVICE (the device failed after part of the outputs was written, or the GPU
+// was forced and failed) and GPUEIG_ERR_INTERNAL (outputs unspecified) are returned to the caller
+// as INFO, with a line on stderr whatever GPUEIG_VERBOSE says: the outputs may no longer hold the
+// inputs, so forwarding would compute a wrong answer from them silently. Every other negative
+// result wrote nothing and the call is forwarded (an illegal argument is then reported by the
+// LAPACK's own XERBLA, as the program expects).
+enum class Outcome { done, forward };
+
+Outcome outcome_of(const std::string &name, int r, const std::string &what) noexcept {
+  if (r >= 0) {
+    log(name.c_str(), [&] { return what + " -> " + served_by(); });
+    return Outcome::done;
+  }
+  if (r == GPUEIG_ERR_DEVICE || r == GPUEIG_ERR_INTERNAL) {
+    std::fprintf(stderr,
+                 "gpueig-lapack: %s %s: libgpueig failed (%d) after its outputs may have been "
+                 "partly written; INFO = %d returned instead of a result (GPUEIG_VERBOSE=1 "
+                 "says why)\n",
+                 name.c_str(), what.c_str(), r, r);
+    return Outcome::done;
+  }
+  log(name.c_str(),
+      [&] { return what + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
+  return Outcome::forward;
+}
+
+void log_forwarded(const std::string &name, const std::string &what, const std::string &why) {
+  log(name.c_str(), [&] { return what + " -> LAPACK (forwarded: " + why + ")"; });
+}
+
 // All eigenvalues of tridiag(e, d, e) by gpu_stebz into w (ascending), T scaled as DSTERF scales
 // it. True on success; d and e are only read.
 bool all_eigenvalues(int n, const double *d, const double *e, double *w) {
@@ -237,36 +372,34 @@ bool all_eigenvalues(int n, const double *d, const double *e, double *w) {
     e = es.data();
   }
   int m = 0, nsplit = 0;
-  int r = gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d, e, &m, &nsplit, w, iblock.data(),
-                    isplit.data());
+  int r =
+      gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d, e, &m, &nsplit, w, iblock.data(), isplit.data());
   if (r != 0 || m != n) return false;
   if (sigma != 1)
     for (int i = 0; i < n; ++i) w[i] /= sigma;
   return true;
 }
 
-// Eigenvalues of the symmetric matrix A (triangle uplo) into w, A scaled as DSYEV scales it,
-// through gpu_sytrd_givens and then bisection (GPU, or when told to serve everything) or
-// LAPACK's dsterf. A is overwritten, as dsyev(d) with JOBZ='N' overwrites it. False if anything
-// failed.
-bool symmetric_eigenvalues(char uplo, int n, double *a, int lda, double *w, void (*sterf)(
-                           const int *, double *, double *, int *)) {
+// Eigenvalues of the symmetric matrix A (triangle uplo, lda >= n >= 1) into w, A scaled as DSYEV
+// scales it, through gpu_sytrd_givens and then bisection (where gpu_stebz runs on the GPU, or
+// when told to serve everything) or `sterf(n, d, e)` (LAPACK's DSTERF, returning its INFO). A is
+// overwritten, as dsyev(d) with JOBZ='N' overwrites it. False if anything failed.
+template <class Sterf>
+bool symmetric_eigenvalues(char uplo, int n, double *a, int64_t lda, double *w, Sterf &&sterf) {
   std::vector<double> d(n), e(n > 1 ? n - 1 : 1);
   const double sigma = syev_scale(uplo, n, a, lda);
   if (sigma != 1)
     for (int64_t j = 0; j < n; ++j) {
       const int64_t lo = is(uplo, 'U') ? 0 : j, hi = is(uplo, 'U') ? j : n - 1;
-      for (int64_t i = lo; i <= hi; ++i) a[i + j * static_cast<int64_t>(lda)] *= sigma;
+      for (int64_t i = lo; i <= hi; ++i) a[i + j * lda] *= sigma;
     }
   double q = 0;
-  if (gpu_sytrd_givens('N', uplo, n, a, lda, d.data(), e.data(), &q, 1) != 0) return false;
-  if (serve_everything() || on_gpu("stebz", n)) {
+  if (gpu_sytrd_givens('N', uplo, n, a, static_cast<int>(lda), d.data(), e.data(), &q, 1) != 0)
+    return false;
+  if (decide("stebz", n).serve) {
     if (!all_eigenvalues(n, d.data(), e.data(), w)) return false;
   } else {
-    int info = 0;
-    if (!sterf) return false;
-    sterf(&n, d.data(), e.data(), &info);  // DSTERF scales T itself
-    if (info != 0) return false;
+    if (sterf(n, d.data(), e.data()) != 0) return false;  // DSTERF scales T itself
     std::copy(d.begin(), d.end(), w);
   }
   if (sigma != 1)
@@ -274,12 +407,12 @@ bool symmetric_eigenvalues(char uplo, int n, double *a, int lda, double *w, void
   return true;
 }
 
-// dsyev(d)_ with JOBZ = 'N' and valid arguments, served through libgpueig where that pays (or
-// always with GPUEIG_SHIM=serve): eigenvalues into w, A overwritten as LAPACK overwrites it.
-// False (A as it was) when it was not worth it or anything failed: the caller forwards.
-bool serve_symmetric_values(const char *routine, char uplo, int n, double *a, int lda, double *w,
-                            void (*sterf)(const int *, double *, double *, int *)) noexcept {
-  if (!(serve_everything() || on_gpu("sytrd", n) || on_gpu("stebz", n))) return false;
+// dsyev(d) with JOBZ = 'N' and valid arguments, served: eigenvalues into w, A overwritten as
+// LAPACK overwrites it. False (A as it was, from the copy kept for this) when anything failed:
+// the caller forwards.
+template <class Sterf>
+bool serve_symmetric_values(char uplo, int n, double *a, int lda, double *w,
+                            Sterf &&sterf) noexcept {
   std::vector<double> saved;
   try {
     saved.assign(a, a + static_cast<size_t>(lda) * n);
@@ -291,17 +424,12 @@ bool serve_symmetric_values(const char *routine, char uplo, int n, double *a, in
     ok = symmetric_eigenvalues(uplo, n, a, lda, w, sterf);
   } catch (...) {
   }
-  if (ok) {
-    log(routine, [&] { return dims({{"n", n}}) + " JOBZ=N -> " + served_by(); });
-    return true;
-  }
-  std::copy(saved.begin(), saved.end(), a);
-  return false;
+  if (!ok) std::copy(saved.begin(), saved.end(), a);
+  return ok;
 }
 
-// dsterf_ served by bisection into d; false when it was not served (nothing written).
+// dsterf served by bisection into d; false when it failed (nothing written).
 bool serve_sterf(int n, double *d, double *e) noexcept {
-  if (!(n > 0 && (serve_everything() || on_gpu("stebz", n)))) return false;
   try {
     std::vector<double> w(n);
     if (!all_eigenvalues(n, d, e, w.data())) return false;
@@ -312,141 +440,357 @@ bool serve_sterf(int n, double *d, double *e) noexcept {
   }
 }
 
+// ---- The routines, once for every name family
+// ---------------------------------------------------- Each shim_<routine><V> is what the four
+// exported names of the routine run (the EXPORT macros below): `caller` is the return address of
+// the exported function, the object whose LAPACK a forwarded call goes to.
+
+// Runs a shim's attempt to serve (true: the call is complete) at depth 1, so that the LAPACK
+// calls made inside go straight to LAPACK. An exception (no memory for a log line or a copy,
+// always thrown before any output is written) means not served.
+template <class Body>
+bool served(Body &&body) noexcept {
+  Serving guard;
+  try {
+    return body();
+  } catch (...) {
+    return false;
+  }
+}
+
+#define FORWARD_OR_FAIL(...)     \
+  do {                           \
+    if (!real) {                 \
+      *info = GPUEIG_ERR_LAPACK; \
+      return;                    \
+    }                            \
+    real(__VA_ARGS__);           \
+  } while (0)
+
+template <class V, class Int = typename V::Int>
+void shim_dgtsv(const void *caller, const Int *n, const Int *nrhs, double *dl, double *d,
+                double *du, double *b, const Int *ldb, Int *info) {
+  using Fn = void (*)(const Int *, const Int *, double *, double *, double *, double *, const Int *,
+                      Int *);
+  static const Fn real = lookup<Fn, V>("dgtsv", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dgtsv");
+        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}});
+        const Verdict v = fits_int(*n, *nrhs, *ldb) ? decide("gtsv", *n) : Verdict{false, kTooWide};
+        if (!v.serve) {
+          log_forwarded(name, what, v.why);
+        } else {
+          const int r = gpu_gtsv_pcr(int(*n), int(*nrhs), dl, d, du, b, int(*ldb));
+          if (outcome_of(name, r, what) == Outcome::done) {
+            *info = r;
+            return true;
+          }
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(n, nrhs, dl, d, du, b, ldb, info);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dgetrf(const void *caller, const Int *m, const Int *n, double *a, const Int *lda,
+                 Int *ipiv, Int *info) {
+  using Fn = void (*)(const Int *, const Int *, double *, const Int *, Int *, Int *);
+  static const Fn real = lookup<Fn, V>("dgetrf", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dgetrf");
+        const std::string what = dims({{"m", *m}, {"n", *n}});
+        const Verdict v =
+            fits_int(*m, *n, *lda) ? decide("getrf", std::min(*m, *n)) : Verdict{false, kTooWide};
+        if (!v.serve) {
+          log_forwarded(name, what, v.why);
+        } else {
+          IntArray<Int> piv(ipiv, std::min(*m, *n), false);
+          const int r = gpu_getrf_crout(int(*m), int(*n), a, int(*lda), piv.data());
+          if (outcome_of(name, r, what) == Outcome::done) {
+            if (r >= 0) piv.store(std::min(*m, *n));
+            *info = r;
+            return true;
+          }
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(m, n, a, lda, ipiv, info);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dgesv(const void *caller, const Int *n, const Int *nrhs, double *a, const Int *lda,
+                Int *ipiv, double *b, const Int *ldb, Int *info) {
+  using Fn = void (*)(const Int *, const Int *, double *, const Int *, Int *, double *, const Int *,
+                      Int *);
+  static const Fn real = lookup<Fn, V>("dgesv", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dgesv");
+        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}});
+        const Verdict v =
+            fits_int(*n, *nrhs, *lda, *ldb) ? decide("gesv", *n) : Verdict{false, kTooWide};
+        if (!v.serve) {
+          log_forwarded(name, what, v.why);
+        } else {
+          IntArray<Int> piv(ipiv, *n, false);
+          const int r = gpu_gesv_crout(int(*n), int(*nrhs), a, int(*lda), piv.data(), b, int(*ldb));
+          if (outcome_of(name, r, what) == Outcome::done) {
+            if (r >= 0) piv.store(*n);
+            *info = r;
+            return true;
+          }
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(n, nrhs, a, lda, ipiv, b, ldb, info);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dgetrs(const void *caller, const char *trans, const Int *n, const Int *nrhs,
+                 const double *a, const Int *lda, const Int *ipiv, double *b, const Int *ldb,
+                 Int *info, size_t ltrans) {
+  using Fn = void (*)(const char *, const Int *, const Int *, const double *, const Int *,
+                      const Int *, double *, const Int *, Int *, size_t);
+  static const Fn real = lookup<Fn, V>("dgetrs", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dgetrs");
+        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}}) + " TRANS=" + *trans;
+        const Verdict v =
+            fits_int(*n, *nrhs, *lda, *ldb) ? decide("getrs", *n) : Verdict{false, kTooWide};
+        if (!v.serve) {
+          log_forwarded(name, what, v.why);
+        } else {
+          IntArray<Int> piv(const_cast<Int *>(ipiv), *n > 0 ? *n : 0, true);
+          const int r =
+              gpu_getrs_crout(*trans, int(*n), int(*nrhs), a, int(*lda), piv.data(), b, int(*ldb));
+          if (outcome_of(name, r, what) == Outcome::done) {
+            *info = r;
+            return true;
+          }
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(trans, n, nrhs, a, lda, ipiv, b, ldb, info, ltrans);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dstebz(const void *caller, const char *range, const char *order, const Int *n,
+                 const double *vl, const double *vu, const Int *il, const Int *iu,
+                 const double *abstol, const double *d, const double *e, Int *m, Int *nsplit,
+                 double *w, Int *iblock, Int *isplit, double *work, Int *iwork, Int *info,
+                 size_t lrange, size_t lorder) {
+  using Fn = void (*)(const char *, const char *, const Int *, const double *, const double *,
+                      const Int *, const Int *, const double *, const double *, const double *,
+                      Int *, Int *, double *, Int *, Int *, double *, Int *, Int *, size_t, size_t);
+  static const Fn real = lookup<Fn, V>("dstebz", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dstebz");
+        const std::string what = dims({{"n", *n}}) + " RANGE=" + *range + " ORDER=" + *order;
+        const Verdict v = fits_int(*n, *il, *iu) ? decide("stebz", *n) : Verdict{false, kTooWide};
+        if (!v.serve) {
+          log_forwarded(name, what, v.why);
+        } else {
+          const int64_t len = *n > 0 ? *n : 0;
+          IntArray<Int> blocks(iblock, len, false), splits(isplit, len, false);
+          // M and NSPLIT as gpu_stebz writes them (DSTEBZ leaves NSPLIT for N = 0): a sentinel
+          // no result takes marks the one it did not write.
+          constexpr int kNone = std::numeric_limits<int>::min();
+          int mm = kNone, ns = kNone;
+          const int r = gpu_stebz(*range, *order, int(*n), *vl, *vu, int(*il), int(*iu), *abstol, d,
+                                  e, &mm, &ns, w, blocks.data(), splits.data());
+          if (outcome_of(name, r, what) == Outcome::done) {
+            if (mm != kNone) *m = mm;
+            if (ns != kNone) *nsplit = ns;
+            if (r >= 0) {
+              blocks.store(mm != kNone ? mm : 0);
+              splits.store(ns != kNone ? ns : 0);
+            }
+            *info = r;
+            return true;
+          }
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, work,
+                  iwork, info, lrange, lorder);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dsterf(const void *caller, const Int *n, double *d, double *e, Int *info) {
+  using Fn = void (*)(const Int *, double *, double *, Int *);
+  static const Fn real = lookup<Fn, V>("dsterf", caller);
+  if (t_depth == 0 && served([&] {
+        const std::string name = name_of<V>("dsterf");
+        const std::string what = dims({{"n", *n}});
+        Verdict v = !fits_int(*n) ? Verdict{false, kTooWide}
+                    : *n <= 0     ? Verdict{false, *n == 0 ? "nothing to compute"
+                                                           : "invalid N, LAPACK reports it"}
+                                  : decide("stebz", *n);
+        if (!v.serve) {
+          if (*n > 0 && fits_int(*n)) v.why += " (there LAPACK's QR is faster than bisection)";
+          log_forwarded(name, what, v.why);
+        } else if (serve_sterf(int(*n), d, e)) {
+          *info = 0;
+          log(name.c_str(),
+              [&] { return what + " -> libgpueig gpu_stebz (" + gpueig_last_backend() + ")"; });
+          return true;
+        } else {
+          log_forwarded(name, what, "bisection failed");
+        }
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(n, d, e, info);
+}
+
+// Whether dsyev(d) is served: a values-only call (JOBZ = 'N') with valid arguments and a
+// workspace LAPACK accepts (`enough(N)`), where libgpueig's reduction or bisection runs on the GPU;
+// anything else says why it goes to LAPACK.
+template <class Int, class Enough>
+Verdict values_only_verdict(const char *jobz, const char *uplo, const Int *n, const Int *lda,
+                            bool query, Enough &&enough) {
+  if (!is(*jobz, 'N'))
+    return {false,
+            is(*jobz, 'V') ? "eigenvectors: no GPU method yet" : "invalid JOBZ, LAPACK reports it"};
+  if (query) return {false, "workspace query"};
+  if (!fits_int(*n, *lda)) return {false, kTooWide};
+  // (enough(n): the workspace LAPACK asks for, computed only once N is known to fit an int)
+  if (!(is(*uplo, 'U') || is(*uplo, 'L')) || *n < 0 || *lda < std::max<Int>(*n, 1) || !enough(*n))
+    return {false, "invalid argument, LAPACK reports it"};
+  if (*n == 0) return {false, "nothing to compute"};
+  return decide_either("sytrd", "stebz", *n);
+}
+
+// DSTERF in the family V, as symmetric_eigenvalues calls it, found beside `real` (the caller's
+// own dsyev or dsyevd).
+template <class V, class Int = typename V::Int>
+int sterf_beside(const void *real, int n, double *d, double *e) {
+  using Fn = void (*)(const Int *, double *, double *, Int *);
+  static const Fn sterf = lookup<Fn, V>("dsterf", real);
+  if (!sterf) return GPUEIG_ERR_LAPACK;
+  const Int nn = n;
+  Int info = 0;
+  sterf(&nn, d, e, &info);
+  return static_cast<int>(info);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dsyev(const void *caller, const char *jobz, const char *uplo, const Int *n, double *a,
+                const Int *lda, double *w, double *work, const Int *lwork, Int *info, size_t ljobz,
+                size_t luplo) {
+  using Fn = void (*)(const char *, const char *, const Int *, double *, const Int *, double *,
+                      double *, const Int *, Int *, size_t, size_t);
+  static const Fn real = lookup<Fn, V>("dsyev", caller);
+  if (t_depth == 0 && real && served([&] {
+        const std::string name = name_of<V>("dsyev");
+        const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
+        const Verdict v = values_only_verdict(jobz, uplo, n, lda, *lwork == -1, [&](int64_t nn) {
+          return *lwork >= std::max<int64_t>(3 * nn - 1, 1);
+        });
+        const auto sterf = [&](int nn, double *d, double *e) {
+          return sterf_beside<V>(reinterpret_cast<const void *>(real), nn, d, e);
+        };
+        if (v.serve && serve_symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf)) {
+          const Int query = -1;  // WORK(1) as LAPACK reports it: the optimal LWORK
+          Int qinfo = 0;
+          double opt = 0, unused = 0;
+          real(jobz, uplo, n, a, lda, &unused, &opt, &query, &qinfo, ljobz, luplo);
+          work[0] = opt;
+          *info = 0;
+          log(name.c_str(), [&] { return what + " -> " + served_by(); });
+          return true;
+        }
+        log_forwarded(name, what, v.serve ? "libgpueig failed, A restored" : v.why);
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const Int *n, double *a,
+                 const Int *lda, double *w, double *work, const Int *lwork, Int *iwork,
+                 const Int *liwork, Int *info, size_t ljobz, size_t luplo) {
+  using Fn = void (*)(const char *, const char *, const Int *, double *, const Int *, double *,
+                      double *, const Int *, Int *, const Int *, Int *, size_t, size_t);
+  static const Fn real = lookup<Fn, V>("dsyevd", caller);
+  if (t_depth == 0 && real && served([&] {
+        const std::string name = name_of<V>("dsyevd");
+        const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
+        const Verdict v = values_only_verdict(
+            jobz, uplo, n, lda, *lwork == -1 || *liwork == -1,
+            [&](int64_t nn) { return *lwork >= (nn > 1 ? 2 * nn + 1 : 1) && *liwork >= 1; });
+        const auto sterf = [&](int nn, double *d, double *e) {
+          return sterf_beside<V>(reinterpret_cast<const void *>(real), nn, d, e);
+        };
+        if (v.serve && serve_symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf)) {
+          const Int query = -1;  // WORK(1), IWORK(1) as LAPACK reports them
+          Int qinfo = 0, iopt = 0;
+          double opt = 0, unused = 0;
+          real(jobz, uplo, n, a, lda, &unused, &opt, &query, &iopt, &query, &qinfo, ljobz, luplo);
+          work[0] = opt;
+          iwork[0] = iopt;
+          *info = 0;
+          log(name.c_str(), [&] { return what + " -> " + served_by(); });
+          return true;
+        }
+        log_forwarded(name, what, v.serve ? "libgpueig failed, A restored" : v.why);
+        return false;
+      }))
+    return;
+  FORWARD_OR_FAIL(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo);
+}
+
 }  // namespace
 
+// ---- The exported names ------------------------------------------------------------------------
+// EXPORT(routine, PARAMS, (ARGS)): the routine's four names (Lp64, ScipyLp64, Ilp64,
+// ScipyIlp64), PARAMS(I) its parameter list with INTEGER as I, (ARGS) its arguments after
+// `caller`, in parentheses.
+#define WITH_CALLER(...) (__builtin_return_address(0), __VA_ARGS__)
+#define EXPORT_ONE(sym, V, PARAMS, ARGS, routine) \
+  void sym(PARAMS(V::Int)) { shim_##routine<V> WITH_CALLER ARGS; }
+#define EXPORT(routine, PARAMS, ARGS)                              \
+  EXPORT_ONE(routine##_, Lp64, PARAMS, ARGS, routine)              \
+  EXPORT_ONE(scipy_##routine##_, ScipyLp64, PARAMS, ARGS, routine) \
+  EXPORT_ONE(routine##_64_, Ilp64, PARAMS, ARGS, routine)          \
+  EXPORT_ONE(scipy_##routine##_64_, ScipyIlp64, PARAMS, ARGS, routine)
+
+#define DGTSV_PARAMS(I) \
+  const I *n, const I *nrhs, double *dl, double *d, double *du, double *b, const I *ldb, I *info
+#define DGETRF_PARAMS(I) const I *m, const I *n, double *a, const I *lda, I *ipiv, I *info
+#define DGESV_PARAMS(I) \
+  const I *n, const I *nrhs, double *a, const I *lda, I *ipiv, double *b, const I *ldb, I *info
+#define DGETRS_PARAMS(I)                                                                      \
+  const char *trans, const I *n, const I *nrhs, const double *a, const I *lda, const I *ipiv, \
+      double *b, const I *ldb, I *info, size_t ltrans
+#define DSTEBZ_PARAMS(I)                                                                          \
+  const char *range, const char *order, const I *n, const double *vl, const double *vu,           \
+      const I *il, const I *iu, const double *abstol, const double *d, const double *e, I *m,     \
+      I *nsplit, double *w, I *iblock, I *isplit, double *work, I *iwork, I *info, size_t lrange, \
+      size_t lorder
+#define DSTERF_PARAMS(I) const I *n, double *d, double *e, I *info
+#define DSYEV_PARAMS(I)                                                               \
+  const char *jobz, const char *uplo, const I *n, double *a, const I *lda, double *w, \
+      double *work, const I *lwork, I *info, size_t ljobz, size_t luplo
+#define DSYEVD_PARAMS(I)                                                              \
+  const char *jobz, const char *uplo, const I *n, double *a, const I *lda, double *w, \
+      double *work, const I *lwork, I *iwork, const I *liwork, I *info, size_t ljobz, size_t luplo
+
 extern "C" {
-
-void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
-            const int *ldb, int *info) {
-  REAL(dgtsv_);
-  if (t_depth > 0) {
-    if (!real) NO_LAPACK(info);
-    return real(n, nrhs, dl, d, du, b, ldb, info);
-  }
-  Serving guard;
-  const int r = gpu_gtsv_pcr(*n, *nrhs, dl, d, du, b, *ldb);
-  if (r >= 0) {
-    *info = r;
-    log("dgtsv_", [&] { return dims({{"n", *n}, {"nrhs", *nrhs}}) + " -> " + served_by(); });
-    return;
-  }
-  log("dgtsv_", [&] { return dims({{"n", *n}, {"nrhs", *nrhs}}) + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
-  if (!real) NO_LAPACK(info);
-  real(n, nrhs, dl, d, du, b, ldb, info);
-}
-
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
-  REAL(dgetrf_);
-  if (t_depth > 0) {
-    if (!real) NO_LAPACK(info);
-    return real(m, n, a, lda, ipiv, info);
-  }
-  Serving guard;
-  const int r = gpu_getrf_crout(*m, *n, a, *lda, ipiv);
-  if (r >= 0) {
-    *info = r;
-    log("dgetrf_", [&] { return dims({{"m", *m}, {"n", *n}}) + " -> " + served_by(); });
-    return;
-  }
-  log("dgetrf_", [&] { return dims({{"m", *m}, {"n", *n}}) + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
-  if (!real) NO_LAPACK(info);
-  real(m, n, a, lda, ipiv, info);
-}
-
-void dstebz_(const char *range, const char *order, const int *n, const double *vl,
-             const double *vu, const int *il, const int *iu, const double *abstol,
-             const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
-             int *isplit, double *work, int *iwork, int *info, size_t lrange, size_t lorder) {
-  REAL(dstebz_);
-  auto forward = [&] {
-    if (!real) NO_LAPACK(info);
-    real(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, work, iwork,
-         info, lrange, lorder);
-  };
-  if (t_depth > 0) return forward();
-  Serving guard;
-  const int r = gpu_stebz(*range, *order, *n, *vl, *vu, *il, *iu, *abstol, d, e, m, nsplit, w,
-                          iblock, isplit);
-  if (r >= 0) {
-    *info = r;
-    log("dstebz_", [&] {
-      return dims({{"n", *n}}) + " RANGE=" + *range + " ORDER=" + *order + " -> " + served_by();
-    });
-    return;
-  }
-  log("dstebz_", [&] { return dims({{"n", *n}}) + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
-  forward();
-}
-
-void dsterf_(const int *n, double *d, double *e, int *info) {
-  REAL(dsterf_);
-  if (t_depth == 0) {
-    Serving guard;
-    if (serve_sterf(*n, d, e)) {
-      *info = 0;
-      log("dsterf_", [&] {
-        return dims({{"n", *n}}) + " -> libgpueig gpu_stebz (" + gpueig_last_backend() + ")";
-      });
-      return;
-    }
-    log("dsterf_", [&] {
-      return dims({{"n", *n}}) + " -> LAPACK dsterf (bisection would run on the CPU, where QR is faster)";
-    });
-  }
-  if (!real) NO_LAPACK(info);
-  real(n, d, e, info);
-}
-
-void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-            double *w, double *work, const int *lwork, int *info, size_t ljobz, size_t luplo) {
-  REAL(dsyev_);
-  auto forward = [&] {
-    if (!real) NO_LAPACK(info);
-    real(jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo);
-  };
-  if (t_depth > 0) return forward();
-  Serving guard;
-  static const auto sterf = reinterpret_cast<decltype(&dsterf_)>(forward_to("dsterf_", real ? reinterpret_cast<void *>(real) : nullptr));
-  const int nn = *n;
-  const bool valid = real && is(*jobz, 'N') && (is(*uplo, 'U') || is(*uplo, 'L')) && nn > 0 &&
-                     *lda >= nn && *lwork >= (3 * nn - 1 > 1 ? 3 * nn - 1 : 1);
-  if (valid && serve_symmetric_values("dsyev_", *uplo, nn, a, *lda, w, sterf)) {
-    int query = -1, qinfo = 0;  // WORK(1) as LAPACK reports it: the optimal LWORK
-    double opt = 0, unused = 0;
-    real(jobz, uplo, n, a, lda, &unused, &opt, &query, &qinfo, ljobz, luplo);
-    work[0] = opt;
-    *info = 0;
-    return;
-  }
-  log("dsyev_", [&] { return dims({{"n", nn}}) + " JOBZ=" + *jobz + " -> LAPACK (forwarded)"; });
-  forward();
-}
-
-void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-             double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
-             size_t ljobz, size_t luplo) {
-  REAL(dsyevd_);
-  auto forward = [&] {
-    if (!real) NO_LAPACK(info);
-    real(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo);
-  };
-  if (t_depth > 0) return forward();
-  Serving guard;
-  static const auto sterf = reinterpret_cast<decltype(&dsterf_)>(forward_to("dsterf_", real ? reinterpret_cast<void *>(real) : nullptr));
-  const int nn = *n;
-  const bool valid = real && is(*jobz, 'N') && (is(*uplo, 'U') || is(*uplo, 'L')) && nn > 0 &&
-                     *lda >= nn && *lwork >= (nn > 1 ? 2 * nn + 1 : 1) && *liwork >= 1;
-  if (valid && serve_symmetric_values("dsyevd_", *uplo, nn, a, *lda, w, sterf)) {
-    int query = -1, qinfo = 0, iopt = 0;  // WORK(1), IWORK(1) as LAPACK reports them
-    double opt = 0, unused = 0;
-    real(jobz, uplo, n, a, lda, &unused, &opt, &query, &iopt, &query, &qinfo, ljobz, luplo);
-    work[0] = opt;
-    iwork[0] = iopt;
-    *info = 0;
-    return;
-  }
-  log("dsyevd_", [&] { return dims({{"n", nn}}) + " JOBZ=" + *jobz + " -> LAPACK (forwarded)"; });
-  forward();
-}
-
+EXPORT(dgtsv, DGTSV_PARAMS, (n, nrhs, dl, d, du, b, ldb, info))
+EXPORT(dgetrf, DGETRF_PARAMS, (m, n, a, lda, ipiv, info))
+EXPORT(dgesv, DGESV_PARAMS, (n, nrhs, a, lda, ipiv, b, ldb, info))
+EXPORT(dgetrs, DGETRS_PARAMS, (trans, n, nrhs, a, lda, ipiv, b, ldb, info, ltrans))
+EXPORT(dstebz, DSTEBZ_PARAMS,
+       (range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, work, iwork,
+        info, lrange, lorder))
+EXPORT(dsterf, DSTERF_PARAMS, (n, d, e, info))
+EXPORT(dsyev, DSYEV_PARAMS, (jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo))
+EXPORT(dsyevd, DSYEVD_PARAMS,
+       (jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo))
 }  // extern "C"

@@ -30,6 +30,9 @@ constexpr int64_t kCrossoverStebz = 32;
 // getrf (square), 2026-11-21: GPU faster at every size swept, from 128 (0.41 vs 0.58 ms) to 2048
 // (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU.
 constexpr int64_t kCrossoverGetrf = 128;
+// gesv: not swept on its own. Its GPU work is getrf's (the O(n^3) factorization); the solve is
+// DGETRS on the host in both backends (O(n^2 nrhs)), so getrf's crossover holds.
+constexpr int64_t kCrossoverGesv = kCrossoverGetrf;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
 constexpr int64_t kCrossoverSytrd = 1024;

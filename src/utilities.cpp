@@ -25,16 +25,41 @@ extern "C" int gpueig_set_backend(const char *name) {
   return gpueig::guarded([&] { return gpueig::set_policy_by_name(name) ? 0 : -1; }, -1);
 }
 
+namespace {
+
+// The routine called `name` (gpueig_backend_for's names), or false.
+bool routine_named(const char *name, gpueig::Routine *out) {
+  if (!name) return false;
+  for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
+    auto which = static_cast<gpueig::Routine>(r);
+    if (std::string(name) == gpueig::routine_info(which).name) {
+      *out = which;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 extern "C" const char *gpueig_backend_for(const char *routine, long long size) {
   return gpueig::guarded(
       [&]() -> const char * {
-        if (!routine) return nullptr;
-        for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
-          auto which = static_cast<gpueig::Routine>(r);
-          if (std::string(routine) == gpueig::routine_info(which).name)
-            return gpueig::backend_name(gpueig::choose(which, size).backend);
-        }
-        return nullptr;
+        gpueig::Routine r;
+        if (!routine_named(routine, &r)) return nullptr;
+        return gpueig::backend_name(gpueig::choose(r, size).backend);
+      },
+      static_cast<const char *>(nullptr));
+}
+
+extern "C" const char *gpueig_backend_reason(const char *routine, long long size) {
+  return gpueig::guarded(
+      [&]() -> const char * {
+        thread_local std::string why;
+        gpueig::Routine r;
+        if (!routine_named(routine, &r)) return nullptr;
+        why = gpueig::choose(r, size).why;
+        return why.c_str();
       },
       static_cast<const char *>(nullptr));
 }
@@ -60,9 +85,9 @@ const char *describe_library() {
   text += "routines (GPU method; auto uses the GPU from this size):\n";
   for (int r = 0; r < static_cast<int>(Routine::count); ++r) {
     const RoutineInfo &info = routine_info(static_cast<Routine>(r));
-    int64_t x = crossover(static_cast<Routine>(r));
     text += std::string("  ") + info.name + ": " +
-            (info.has_gpu ? (info.size_meaning + std::string(" >= ") + std::to_string(x))
+            (info.has_gpu ? (info.size_meaning + std::string(" >= ") +
+                             std::to_string(crossover(static_cast<Routine>(r))))
                           : std::string("CPU only (no GPU method yet)")) +
             "\n";
   }

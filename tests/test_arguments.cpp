@@ -193,6 +193,44 @@ TEST_F(Arguments, GetrfCrout) {
   EXPECT_TRUE(B.untouched());
 }
 
+TEST_F(Arguments, GesvCrout) {
+  struct Case { int n, nrhs, lda, ldb, info; };
+  const Case cases[] = {{-1, 1, 4, 4, -1}, {4, -1, 4, 4, -2}, {4, 1, 3, 4, -4},
+                        {4, 1, 4, 3, -7}, {0, 1, 0, 1, -4},  {0, 1, 1, 0, -7},
+                        {-1, -1, 0, 0, -1}, {4, -2, 2, 2, -2}};
+  for (const Case &c : cases) {
+    Buffers B;
+    EXPECT_EQ(gpu_gesv_crout(c.n, c.nrhs, B.a.data(), c.lda, B.ipiv.data(), B.b.data(), c.ldb),
+              c.info)
+        << "n=" << c.n << " nrhs=" << c.nrhs << " lda=" << c.lda << " ldb=" << c.ldb;
+    EXPECT_TRUE(B.untouched());
+  }
+  Buffers B;
+  EXPECT_EQ(gpu_gesv_crout(0, 3, B.a.data(), 1, B.ipiv.data(), B.b.data(), 1), 0);
+  EXPECT_TRUE(B.untouched());
+}
+
+TEST_F(Arguments, GetrsCrout) {
+  struct Case { char trans; int n, nrhs, lda, ldb, info; };
+  const Case cases[] = {{'X', 4, 1, 4, 4, -1}, {'N', -1, 1, 4, 4, -2}, {'T', 4, -1, 4, 4, -3},
+                        {'C', 4, 1, 3, 4, -5}, {'n', 4, 1, 4, 3, -8},  {'N', 0, 1, 0, 1, -5},
+                        {'X', -1, -1, 0, 0, -1}, {'N', 4, 1, 4, 4, -6}};  // IPIV poisoned
+  for (const Case &c : cases) {
+    Buffers B;
+    const std::vector<double> a = B.a;
+    EXPECT_EQ(gpu_getrs_crout(c.trans, c.n, c.nrhs, a.data(), c.lda, B.ipiv.data(), B.b.data(),
+                              c.ldb),
+              c.info)
+        << "trans=" << c.trans << " n=" << c.n << " nrhs=" << c.nrhs << " lda=" << c.lda
+        << " ldb=" << c.ldb;
+    EXPECT_TRUE(B.untouched());
+  }
+  Buffers B;
+  EXPECT_EQ(gpu_getrs_crout('N', 0, 3, B.a.data(), 1, B.ipiv.data(), B.b.data(), 1), 0);
+  EXPECT_EQ(gpu_getrs_crout('T', 4, 0, B.a.data(), 4, B.ipiv.data(), B.b.data(), 4), 0);
+  EXPECT_TRUE(B.untouched());
+}
+
 TEST_F(Arguments, ToeplitzEig) {
   struct Case { char jobz, range; int n; double vl, vu; int il, iu, ldz, info; };
   const Case cases[] = {

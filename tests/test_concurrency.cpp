@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <string>
@@ -26,13 +27,15 @@ namespace {
 
 using Vec = std::vector<double>;
 
-// The crossover in force for a routine, as gpueig_info() states it ("  sytrd: n >= 1024").
+// The crossover in force for a routine, as gpueig_info() states it ("  sytrd: n >= 1024"); a
+// routine without a GPU method ("  getrs: CPU only ...") never reaches the GPU.
 long crossover(const std::string &routine) {
   const std::string info = gpueig_info();
   const size_t at = info.find("  " + routine + ": ");
   if (at == std::string::npos) return -1;
-  const size_t ge = info.find(">= ", at);
-  return ge == std::string::npos ? -1 : std::atol(info.c_str() + ge + 3);
+  const std::string line = info.substr(at, info.find('\n', at) - at);
+  const size_t ge = line.find(">= ");
+  return ge == std::string::npos ? std::numeric_limits<long>::max() : std::atol(line.c_str() + ge + 3);
 }
 
 // |x - y| <= tol * scale entrywise.
@@ -95,6 +98,33 @@ std::vector<Problem> problems() {
                      const int rc = gpu_getrf_crout(int(n), int(n), lu->data(), int(n), ipiv.data());
                      lu->insert(lu->end(), ipiv.begin(), ipiv.end());  // the pivots, checked too
                      return rc;
+                   },
+                   {}, 0, 1e-9});
+  }
+  for (long n : sizes("gesv")) {
+    const Vec a = zoo::general("random", int(n), int(n), int(n), uint64_t(n) + 5);
+    const Vec b = zoo::uniform(n * 2, -1, 1, uint64_t(n) + 6);
+    out.push_back({"gesv", n, x, [=](Vec *sol) {
+                     Vec lu = a;
+                     *sol = b;
+                     std::vector<int> ipiv(n);
+                     return gpu_gesv_crout(int(n), 2, lu.data(), int(n), ipiv.data(), sol->data(),
+                                           int(n));
+                   },
+                   {}, 0, 1e-9});
+  }
+  for (long n : {40L, 300L}) {  // getrs: no GPU method, on the CPU at every size
+    x = crossover("getrs");
+    Vec lu = zoo::general("random", int(n), int(n), int(n), uint64_t(n) + 7);
+    std::vector<int> ipiv(n);
+    int info = 0;
+    const int nn = int(n);
+    dgetrf_(&nn, &nn, lu.data(), &nn, ipiv.data(), &info);
+    const Vec b = zoo::uniform(n * 3, -1, 1, uint64_t(n) + 8);
+    out.push_back({"getrs", n, x, [=](Vec *sol) {
+                     *sol = b;
+                     return gpu_getrs_crout('T', int(n), 3, lu.data(), int(n), ipiv.data(),
+                                            sol->data(), int(n));
                    },
                    {}, 0, 1e-9});
   }

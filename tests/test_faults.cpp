@@ -158,6 +158,22 @@ std::vector<Case> cases() {
                    },
                    true, true});
   }
+  {  // gesv: the device factorization, then DGETRS on the host; two right-hand sides
+    const Vec a = zoo::general("random", n, n, n, 51);
+    const Vec b = zoo::uniform(n * 2, -1, 1, 52);
+    out.push_back({"gesv",
+                   [=](Outputs *untouched) {
+                     Vec lu = a, x = b;
+                     std::vector<int> ipiv(n, -7);
+                     if (untouched) *untouched = {0, {bytes(lu), bytes(ipiv), bytes(x)}};
+                     const int rc = gpu_gesv_crout(n, 2, lu.data(), n, ipiv.data(), x.data(), n);
+                     return Outputs{rc, {bytes(lu), bytes(ipiv), bytes(x)}};
+                   },
+                   [](const Outputs &g, const Outputs &c) {
+                     return g.rc == c.rc && g.arrays[1] == c.arrays[1];  // the same pivots
+                   },
+                   true, true});
+  }
   {  // stebz, all eigenvalues
     const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 60);
     out.push_back({"stebz",

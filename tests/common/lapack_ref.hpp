@@ -15,6 +15,8 @@ void dsterf_(const int *n, double *d, double *e, int *info);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
              const int *ipiv, double *b, const int *ldb, int *info, size_t);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
+            const int *ldb, int *info);
 void dsytrd_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e,
              double *tau, double *work, const int *lwork, int *info, size_t);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,

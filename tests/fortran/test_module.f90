@@ -10,6 +10,7 @@ program test_module
   call check_version_and_backend()
   call check_gtsv()
   call check_getrf()
+  call check_gesv()
   call check_stebz()
   call check_sytrd()
   call check_toeplitz()
@@ -104,6 +105,28 @@ contains
     call expect(all(ipiv == ipiv_ref), 'getrf ipiv')
     call expect(maxval(abs(lu - a)) <= 100 * eps * maxval(abs(a)), 'getrf factors match dgetrf')
     call expect(gpu_getrf_crout(m, n, lu, m - 1, ipiv) == -4, 'getrf lda check')
+  end subroutine
+
+  subroutine check_gesv()
+    integer, parameter :: n = 25, nrhs = 3
+    real(dp) :: a(n, n), lu(n, n), b(n, nrhs), x(n, nrhs), xt(n, nrhs)
+    integer :: ipiv(n), j
+    do j = 1, n
+      call fill(a(:, j), 40 + j)
+    end do
+    do j = 1, nrhs
+      call fill(b(:, j), 90 + j)
+    end do
+    lu = a
+    x = b
+    call expect(gpu_gesv_crout(n, nrhs, lu, n, ipiv, x, n) == 0, 'gesv info')
+    call expect(maxval(abs(matmul(a, x) - b)) <= 1000 * eps * maxval(abs(x)) * n, 'gesv residual')
+    xt = b
+    call expect(gpu_getrs_crout('T', n, nrhs, lu, n, ipiv, xt, n) == 0, 'getrs info')
+    call expect(maxval(abs(matmul(transpose(a), xt) - b)) <= 1000 * eps * maxval(abs(xt)) * n, &
+                'getrs TRANS=T residual')
+    call expect(gpu_gesv_crout(n, nrhs, lu, n, ipiv, x, n - 1) == -7, 'gesv ldb check')
+    call expect(gpu_getrs_crout('X', n, nrhs, lu, n, ipiv, x, n) == -1, 'getrs trans check')
   end subroutine
 
   subroutine check_stebz()

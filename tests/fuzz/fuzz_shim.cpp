@@ -1,5 +1,6 @@
-// Every name libgpueig_lapack.so exports (src/lapack_shim.map): dgtsv_, dgetrf_, dstebz_, dsterf_,
-// dsyev_, dsyevd_, called with LAPACK's Fortran ABI (everything by reference, hidden CHARACTER
+// The names libgpueig_lapack.so exports (src/lapack_shim.map): dgtsv_, dgetrf_, dgesv_, dgetrs_,
+// dstebz_, dsterf_, dsyev_, dsyevd_, and for the ILP64 family (64-bit INTEGER, the same template
+// code as every other family) scipy_dgesv_64_, called with LAPACK's Fortran ABI (everything by reference, hidden CHARACTER
 // lengths as size_t, as src/lapack_shim.cpp declares them). The first input byte picks the name.
 // This executable links libgpueig_lapack.so directly, so these names resolve to the shim; the
 // real LAPACK's definitions (from GPUEIG_LAPACK_SONAME by dlsym on its handle) give the reference.
@@ -10,12 +11,19 @@
 // A (LDA, N), IPIV (min(M,N)); dstebz D (N), E (N-1), W, IBLOCK, ISPLIT (N), WORK (4N),
 // IWORK (3N); dsterf D (N), E (N-1); dsyev A (LDA, N), W (N), WORK (max(1, LWORK)); dsyevd also
 // IWORK (max(1, LIWORK)). Scalars and CHARACTER arguments are single-element heap cells.
+// dgesv A (LDA, N), IPIV (N), B (LDB, NRHS); dgetrs the same with IPIV valid (1..N: DGETRS
+// itself reads and writes outside B with others, with or without the shim).
 // Properties: INFO < 0 from the shim exactly when LAPACK gives INFO < 0, with the same value, the
 // call reported through XERBLA once with that argument, and no array written; dgtsv_ and (finite
 // A) dgetrf_ return LAPACK's INFO exactly, and dgetrf_ its IPIV; dstebz_ LAPACK's INFO, M, NSPLIT
 // and ISPLIT; dsyev_/dsyevd_ with JOBZ = 'N' and INFO = 0: W within 64 N eps max|W| of LAPACK's,
-// WORK(1) (and IWORK(1)) as LAPACK reports them.
+// WORK(1) (and IWORK(1)) as LAPACK reports them; dgesv_ (finite A with finite factors, NRHS > 0:
+// OpenBLAS's DGESV does not factor for NRHS = 0, Reference LAPACK's does) LAPACK's INFO and IPIV;
+// dgetrs_ DGETRS's X bit for bit; scipy_dgesv_64_ either dgesv_'s answer or, where it forwards
+// (no LAPACK here defines that name), GPUEIG_ERR_LAPACK with nothing written.
 #include <dlfcn.h>
+
+#include <cstdint>
 
 #include <algorithm>
 
@@ -28,6 +36,11 @@ void dstebz_(const char *, const char *, const int *, const double *, const doub
              const int *, const double *, const double *, const double *, int *, int *, double *,
              int *, int *, double *, int *, int *, size_t, size_t);
 void dsterf_(const int *, double *, double *, int *);
+void dgesv_(const int *, const int *, double *, const int *, int *, double *, const int *, int *);
+void dgetrs_(const char *, const int *, const int *, const double *, const int *, const int *,
+             double *, const int *, int *, size_t);
+void scipy_dgesv_64_(const int64_t *, const int64_t *, double *, const int64_t *, int64_t *,
+                     double *, const int64_t *, int64_t *);
 void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *,
             const int *, int *, size_t, size_t);
 void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
@@ -132,6 +145,98 @@ void fuzz_dgetrf(Input &in) {
   FUZZ_CHECK(cinfo.v() == rinfo, "dgetrf_ INFO %d, LAPACK's %d (m=%d n=%d)", cinfo.v(), rinfo, m, n);
   for (int i = 0; i < k; ++i)
     FUZZ_CHECK(ipiv[i] == ripiv[i], "dgetrf_ IPIV(%d) = %d, LAPACK's %d", i + 1, ipiv[i], ripiv[i]);
+}
+
+// dgesv_, or (ilp64) scipy_dgesv_64_ with the same values as 64-bit INTEGERs.
+void fuzz_dgesv(Input &in, bool ilp64) {
+  const int n = in.size(), nrhs = in.size(6), lda = in.ld(n), ldb = in.ld(n);
+  Buf<double> a("A", elems(lda, n)), b("B", elems(ldb, nrhs));
+  Buf<int> ipiv("IPIV", elems(n));
+  Buf<int64_t> ipiv64("IPIV", elems(n));
+  fill(in, a), fill(in, b), fill(in, ipiv);
+  for (size_t i = 0; i < ipiv.size(); ++i) ipiv64[i] = ipiv[i];
+  const auto a0 = a.snapshot(), b0 = b.snapshot();
+  const auto ipiv0 = ipiv.snapshot();
+  const auto ipiv640 = ipiv64.snapshot();
+  reset_xerbla();
+  int info = kUnwritten;
+  if (ilp64) {
+    Cell<int64_t> cn("N", n), cnrhs("NRHS", nrhs), clda("LDA", lda), cldb("LDB", ldb),
+        cinfo("INFO", kUnwritten);
+    scipy_dgesv_64_(cn.p(), cnrhs.p(), a.data(), clda.p(), ipiv64.data(), b.data(), cldb.p(),
+                    cinfo.p());
+    info = static_cast<int>(cinfo.v());
+    FUZZ_CHECK(cinfo.v() == info, "scipy_dgesv_64_ INFO %lld", static_cast<long long>(cinfo.v()));
+    for (size_t i = 0; i < ipiv.size(); ++i) ipiv[i] = static_cast<int>(ipiv64[i]);
+    if (info == GPUEIG_ERR_LAPACK) {  // forwarded to a name no LAPACK here defines
+      FUZZ_CHECK(a.same_as(a0) && b.same_as(b0) && ipiv64.same_as(ipiv640),
+                 "scipy_dgesv_64_ wrote before it forwarded");
+      return;
+    }
+  } else {
+    Cell<int> cn("N", n), cnrhs("NRHS", nrhs), clda("LDA", lda), cldb("LDB", ldb),
+        cinfo("INFO", kUnwritten);
+    dgesv_(cn.p(), cnrhs.p(), a.data(), clda.p(), ipiv.data(), b.data(), cldb.p(), cinfo.p());
+    info = cinfo.v();
+  }
+  const XerblaRecord x = xerbla_record();
+  const char *name = ilp64 ? "scipy_dgesv_64_" : "dgesv_";
+  Buf<double> ra("ref A", a.size()), rb("ref B", b.size());
+  Buf<int> ripiv("ref IPIV", ipiv.size());
+  copy_into(ra, a0), copy_into(rb, b0);
+  int rinfo = 0;
+  reset_xerbla();
+  real<decltype(&dgesv_)>("dgesv_")(&n, &nrhs, ra.data(), &lda, ripiv.data(), rb.data(), &ldb, &rinfo);
+  if (ilp64) {  // served: no argument error (it would have been forwarded), nothing for XERBLA
+    FUZZ_CHECK(rinfo >= 0, "%s INFO %d where LAPACK reports argument %d", name, info, -rinfo);
+  } else {
+    compare_info(name, info, rinfo, x);
+  }
+  if (rinfo < 0) {
+    FUZZ_CHECK(a.same_as(a0) && b.same_as(b0) && ipiv.same_as(ipiv0), "%s wrote with INFO %d", name, rinfo);
+    return;
+  }
+  if (nrhs == 0 || !all_finite(a0.data(), static_cast<long long>(a0.size())) ||
+      !all_finite(ra.data(), static_cast<long long>(ra.size())))
+    return;
+  FUZZ_CHECK(info == rinfo, "%s INFO %d, LAPACK's %d (n=%d nrhs=%d)", name, info, rinfo, n, nrhs);
+  for (int i = 0; i < n; ++i)
+    FUZZ_CHECK(ipiv[i] == ripiv[i], "%s IPIV(%d) = %d, LAPACK's %d", name, i + 1, ipiv[i], ripiv[i]);
+}
+
+void fuzz_dgetrs(Input &in) {
+  const char trans = in.option("NTC");
+  const int n = in.size(), nrhs = in.size(6), lda = in.ld(n), ldb = in.ld(n);
+  Cell<char> ctrans("TRANS", trans);
+  Cell<int> cn("N", n), cnrhs("NRHS", nrhs), clda("LDA", lda), cldb("LDB", ldb), cinfo("INFO", kUnwritten);
+  Buf<double> a("A", elems(lda, n)), b("B", elems(ldb, nrhs));
+  Buf<int> ipiv("IPIV", elems(n));
+  fill(in, a), fill(in, b);
+  for (size_t i = 0; i < ipiv.size(); ++i) ipiv[i] = int(i) + 1 + in.in(0, 255) % (n - int(i));
+  const auto a0 = a.snapshot(), b0 = b.snapshot();
+  if (verbose()) std::fprintf(stderr, "dgetrs_(TRANS=%d N=%d NRHS=%d LDA=%d LDB=%d)\n", trans, n, nrhs, lda, ldb);
+  reset_xerbla();
+  dgetrs_(ctrans.p(), cn.p(), cnrhs.p(), a.data(), clda.p(), ipiv.data(), b.data(), cldb.p(), cinfo.p(), 1);
+  const XerblaRecord x = xerbla_record();
+  Buf<double> rb("ref B", b.size());
+  copy_into(rb, b0);
+  int rinfo = kUnwritten;
+  reset_xerbla();
+  real<decltype(&dgetrs_)>("dgetrs_")(&trans, &n, &nrhs, a0.data(), &lda, ipiv.data(), rb.data(), &ldb, &rinfo, 1);
+  if (rinfo == kUnwritten) {
+    // OpenBLAS's DGETRS reports an illegal argument through XERBLA without writing INFO (the
+    // Reference writes INFO first): the forwarded call must do exactly the same.
+    FUZZ_CHECK(cinfo.v() == kUnwritten && x.calls == 1 && xerbla_record().calls == 1 &&
+                   x.info == xerbla_record().info,
+               "dgetrs_ INFO %d, XERBLA %d (argument %d); LAPACK left INFO, XERBLA argument %d",
+               cinfo.v(), x.calls, x.info, xerbla_record().info);
+    FUZZ_CHECK(b.same_as(b0) && a.same_as(a0), "dgetrs_ wrote with an illegal argument");
+    return;
+  }
+  compare_info("dgetrs_", cinfo.v(), rinfo, x);
+  FUZZ_CHECK(a.same_as(a0), "dgetrs_ wrote A");
+  FUZZ_CHECK(std::memcmp(rb.data(), b.data(), b.size() * sizeof(double)) == 0,
+             "dgetrs_ X differs from DGETRS's (n=%d nrhs=%d TRANS=%c INFO %d)", n, nrhs, trans, rinfo);
 }
 
 void fuzz_dstebz(Input &in) {
@@ -311,7 +416,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // The names called here must be the shim's, not LAPACK's.
   for (void *f : {reinterpret_cast<void *>(&dgtsv_), reinterpret_cast<void *>(&dgetrf_),
                   reinterpret_cast<void *>(&dstebz_), reinterpret_cast<void *>(&dsterf_),
-                  reinterpret_cast<void *>(&dsyev_), reinterpret_cast<void *>(&dsyevd_)}) {
+                  reinterpret_cast<void *>(&dsyev_), reinterpret_cast<void *>(&dsyevd_),
+                  reinterpret_cast<void *>(&dgesv_), reinterpret_cast<void *>(&dgetrs_),
+                  reinterpret_cast<void *>(&scipy_dgesv_64_)}) {
     Dl_info info{};
     if (!dladdr(f, &info) || !info.dli_fname || !std::strstr(info.dli_fname, "libgpueig_lapack")) {
       std::fprintf(stderr, "fuzz_shim: a LAPACK name resolves to %s, not libgpueig_lapack.so\n",
@@ -326,13 +433,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
   const uint8_t which = in.u8();
   choose_policy(in);
-  switch (which % 6) {
+  switch (which % 9) {
     case 0: fuzz_dgtsv(in); break;
     case 1: fuzz_dgetrf(in); break;
     case 2: fuzz_dstebz(in); break;
     case 3: fuzz_dsterf(in); break;
     case 4: fuzz_dsyev<false>(in); break;
-    default: fuzz_dsyev<true>(in); break;
+    case 5: fuzz_dsyev<true>(in); break;
+    case 6: fuzz_dgesv(in, false); break;
+    case 7: fuzz_dgesv(in, true); break;
+    default: fuzz_dgetrs(in); break;
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 // The utility entry points: gpueig_version, gpueig_gpu_available, gpueig_last_backend,
-// gpueig_set_backend (any string, NULL included), gpueig_backend_for (any string, NULL, any size),
+// gpueig_set_backend (any string, NULL included), gpueig_backend_for and gpueig_backend_reason
+// (any string, NULL, any size),
 // gpueig_info; and the GPUEIG_CROSSOVER_* parsing behind gpueig_backend_for (any value).
 // The input is a sequence of operations (one byte each, then its arguments). Strings are heap
 // copies of exactly their length plus the terminating NUL (a read past it is an ASan report).
@@ -18,7 +19,7 @@ using namespace fuzz;
 
 namespace {
 
-const char *const kRoutines[] = {"sytrd", "stebz", "gtsv", "getrf", "toeplitz"};
+const char *const kRoutines[] = {"sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv", "getrs"};
 const char *const kPolicies[] = {"auto", "gpu", "cpu"};
 std::string g_policy = "auto";
 
@@ -27,7 +28,7 @@ std::string text(Input &in) {
   const uint8_t how = in.u8();
   std::string s;
   if (how < 128) {
-    s = how & 1 ? kRoutines[(how >> 1) % 5] : kPolicies[(how >> 1) % 3];
+    s = how & 1 ? kRoutines[(how >> 1) % 7] : kPolicies[(how >> 1) % 3];
     const uint8_t edit = in.u8();
     if (edit & 1)
       for (char &c : s) c = static_cast<char>(in.flag() ? c ^ 0x20 : c);
@@ -106,17 +107,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (how < 64) sz = static_cast<long long>(how) - 8;
         else for (int i = 0; i < 8; ++i) sz = (sz << 8) | in.u8();
         const char *r = gpueig_backend_for(null ? nullptr : c.get(), sz);
+        const char *why = gpueig_backend_reason(null ? nullptr : c.get(), sz);
         bool known = false;
         for (const char *p : kRoutines) known |= !null && std::strcmp(c.get(), p) == 0;
         if (!known) {
-          FUZZ_CHECK(r == nullptr, "gpueig_backend_for(\"%s\", %lld) = %s for an unknown routine",
-                     null ? "NULL" : c.get(), sz, r);
+          FUZZ_CHECK(r == nullptr && why == nullptr,
+                     "gpueig_backend_for/reason(\"%s\", %lld) = %s / %s for an unknown routine",
+                     null ? "NULL" : c.get(), sz, r, why);
           break;
         }
+        FUZZ_CHECK(why && *why, "gpueig_backend_reason(\"%s\", %lld) gives no reason", c.get(), sz);
+        const bool gpu_method = std::strcmp(c.get(), "getrs") != 0;  // getrs: CPU only (gpueig.h)
         FUZZ_CHECK(r && (!std::strcmp(r, "gpu") || !std::strcmp(r, "cpu")),
                    "gpueig_backend_for(\"%s\", %lld) = %s", c.get(), sz, r ? r : "NULL");
         if (g_policy == "cpu") FUZZ_CHECK(!std::strcmp(r, "cpu"), "backend_for under cpu policy: %s", r);
-        if (g_policy == "gpu") FUZZ_CHECK(!std::strcmp(r, "gpu"), "backend_for under gpu policy: %s", r);
+        if (g_policy == "gpu")
+          FUZZ_CHECK(!std::strcmp(r, gpu_method ? "gpu" : "cpu"), "backend_for under gpu policy: %s", r);
         if (g_policy == "auto" && !gpueig_gpu_available())
           FUZZ_CHECK(!std::strcmp(r, "cpu"), "backend_for under auto without a GPU: %s", r);
         break;

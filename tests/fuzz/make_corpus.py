@@ -88,6 +88,23 @@ seeds = {
         [5, GPU, ord("N"), ord("U"), n(6), LD_OK, 5, 5],                         # dsyevd_
         [5, CPU, ord("V"), ord("L"), n(6), LD_OK + 1, 0, 0],                     # dsyevd_ JOBZ=V query
         [5, AUTO, ord("Q"), ord("U"), n(3), LD_OK, 5, 5],                        # illegal JOBZ
+        [6, CPU, n(4), n(2), LD_OK, LD_OK],                                      # dgesv_
+        [6, AUTO, n(3), n(1), LD_OK, 0],                                         # dgesv_ LDB < N
+        [7, CPU, n(5), n(2), LD_OK + 1, LD_OK],                                  # scipy_dgesv_64_
+        [7, GPU, NEG, n(1), LD_OK, LD_OK],                                       # ILP64, N < 0
+        [8, CPU, ord("T"), n(4), n(3), LD_OK, LD_OK],                            # dgetrs_
+        [8, AUTO, ord("X"), n(2), n(1), LD_OK, LD_OK],                           # illegal TRANS
+    ],
+    "solve": [
+        [0, CPU, n(3), n(1), LD_OK, LD_OK] + [dv(v) for v in (2, 1, 0, 1, 3, 1, 0, 1, 4)],  # gesv
+        [0, AUTO, n(4), n(2), LD_OK + 2, LD_OK] + [0] * 12,                     # singular
+        [0, GPU, n(5), n(0), LD_OK, LD_OK],                                      # NRHS = 0
+        [0, CPU, n(4), n(1), LD_OK, 0],                                          # LDB too small
+        [1, CPU, ord("N"), n(4), n(2), LD_OK, LD_OK],                            # getrs
+        [1, AUTO, ord("t"), n(6), n(3), LD_OK + 1, LD_OK + 2],
+        [1, GPU, ord("C"), n(3), n(1), LD_OK, LD_OK] + [0] * 12 + [0],          # any pivots
+        [1, CPU, ord("Z"), n(3), n(1), LD_OK, LD_OK],                            # illegal TRANS
+        [0, AUTO, n(40), n(3), LD_OK + 3, LD_OK + 1],                            # larger
     ],
 }
 

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info, size_t);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
+            const int *ldb, int *info);
 void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
             const int *ldb, int *info);
 void dstebz_(const char *range, const char *order, const int *n, const double *vl,
@@ -53,6 +57,33 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i) logdet += log(fabs(a[i + i * n]));
   printf("dgetrf info=%d ipiv[0..4]=%d %d %d %d %d log|det|=%.8e\n", info, ipiv[0], ipiv[1],
          ipiv[2], ipiv[3], ipiv[4], logdet);
+
+  /* dgetrs with those factors, A x = b and A**T x = b, two right-hand sides each */
+  double *rhs = malloc(sizeof(double) * n * 2);
+  for (const char *t = "NT"; *t; ++t) {
+    for (int k = 0; k < 2 * n; ++k) rhs[k] = next();
+    int two = 2;
+    dgetrs_(t, &n, &two, a, &n, ipiv, rhs, &n, &info, 1);
+    printf("dgetrs TRANS=%c info=%d ", *t, info);
+    print_values("x[0..3]", rhs, 4);
+  }
+
+  /* dgesv: n = 300 (above auto's crossover: the GPU factors it where there is one), 3 rhs */
+  {
+    int ns = 300, three = 3;
+    double *g = malloc(sizeof(double) * ns * ns), *x = malloc(sizeof(double) * ns * 3);
+    int *p = malloc(sizeof(int) * ns);
+    for (int k = 0; k < ns * ns; ++k) g[k] = next();
+    for (int k = 0; k < ns * 3; ++k) x[k] = next();
+    dgesv_(&ns, &three, g, &ns, p, x, &ns, &info);
+    double sx = 0;
+    for (int k = 0; k < ns * 3; ++k) sx += x[k];
+    printf("dgesv info=%d ipiv[0..2]=%d %d %d sum(x)=%.8e ", info, p[0], p[1], p[2], sx);
+    print_values("x[0..3]", x, 4);
+    free(g);
+    free(x);
+    free(p);
+  }
 
   /* dgtsv, diagonally dominant */
   n = argc > 1 ? atoi(argv[1]) : 1000;

@@ -4,9 +4,11 @@
 program lapack_calls
   implicit none
   integer, parameter :: dp = kind(1.0d0)
-  integer :: info, n, m, nsplit, i, j, lwork, liwork
-  integer, allocatable :: ipiv(:), iblock(:), isplit(:), iwork(:)
+  integer :: info, n, m, nsplit, i, j, lwork, liwork, t
+  integer, allocatable :: ipiv(:), iblock(:), isplit(:), iwork(:), p(:)
   real(dp), allocatable :: a(:, :), dl(:), d(:), du(:), b(:), td(:), te(:), w(:), work(:)
+  real(dp), allocatable :: rhs(:, :), g(:, :)
+  character, parameter :: trans(2) = ['N', 'T']
   character(len=32) :: arg
   integer(8) :: state = 12345_8
 
@@ -20,6 +22,36 @@ program lapack_calls
   call dgetrf(n, n, a, n, ipiv, info)
   print '("dgetrf info=", i0, " ipiv(1:5)=", 5(1x, i0), " log|det|=", es16.8)', info, ipiv(1:5), &
         sum([(log(abs(a(i, i))), i = 1, n)])
+
+  ! dgetrs with those factors, A x = b and A**T x = b, two right-hand sides each
+  allocate(rhs(n, 2))
+  do t = 1, 2
+    do j = 1, 2
+      do i = 1, n
+        rhs(i, j) = next()
+      end do
+    end do
+    call dgetrs(trans(t), n, 2, a, n, ipiv, rhs, n, info)
+    print '("dgetrs TRANS=", a, " info=", i0, " x(1:4)=", 4es16.8)', trans(t), info, rhs(1:4, 1)
+  end do
+
+  ! dgesv: n = 300 (above auto's crossover: the GPU factors it where there is one), 3 rhs
+  n = 300
+  deallocate(rhs)
+  allocate(g(n, n), rhs(n, 3), p(n))
+  do j = 1, n
+    do i = 1, n
+      g(i, j) = next()
+    end do
+  end do
+  do j = 1, 3
+    do i = 1, n
+      rhs(i, j) = next()
+    end do
+  end do
+  call dgesv(n, 3, g, n, p, rhs, n, info)
+  print '("dgesv info=", i0, " ipiv(1:3)=", 3(1x, i0), " sum(x)=", es16.8, " x(1:4)=", 4es16.8)', &
+        info, p(1:3), sum(rhs), rhs(1:4, 1)
 
   n = 1000
   if (command_argument_count() > 0) then

@@ -1,36 +1,48 @@
-"""Debian's NumPy and SciPy (python3-numpy, python3-scipy: extension modules that load the
-system LAPACK with dlopen(RTLD_LOCAL), where dlsym(RTLD_NEXT) cannot see it) run a set of LAPACK
-calls without the shim and under LD_PRELOAD=libgpueig_lapack.so in several modes. Under the shim
-nothing may abort; a call the shim forwarded must give bit-identical results (the same LAPACK is
-underneath), a call it served must be within LAPACK's test ratios (threshold 30), and each call
-must show in GPUEIG_VERBOSE's log as intercepted.
+"""NumPy and SciPy run a set of LAPACK calls without the shim and under
+LD_PRELOAD=libgpueig_lapack.so in several modes. Under the shim nothing may abort; a call the shim
+forwarded must give bit-identical results (the same LAPACK is underneath), a call it served must
+be within LAPACK's test ratios (threshold 30), and each call must show in GPUEIG_VERBOSE's log as
+intercepted. Two flavors:
+  system: Debian's python3-numpy/python3-scipy, extension modules that load the system LAPACK
+          with dlopen(RTLD_LOCAL), where dlsym(RTLD_NEXT) cannot see it (names dgesv_, ...);
+  wheels: pip's wheels, each bundling its own OpenBLAS under renamed symbols: NumPy 2's ILP64
+          scipy_dgesv_64_ (64-bit INTEGER; NumPy 1's dgesv_64_), SciPy's LP64 scipy_dgesv_.
 
-Usage: python3 numpy_under_shim.py SHIM MODE...   (MODE: auto | cpu | serve | gpu)
-Exit 77 (skipped) when this interpreter has no NumPy/SciPy built on the system LAPACK, except in
+Usage: python3 numpy_under_shim.py [--wheels] SHIM MODE...   (MODE: auto | cpu | serve | gpu)
+Exit 77 (skipped) when this interpreter's NumPy/SciPy are not of the flavor asked for, except in
 CI (CI=true), where tools/setup.sh installs them and their absence is a failure.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
 MARK = "@@call "
 
-# name: (expression computing the result, routine the shim must intercept)
+# name: (expression computing the result, routine the shim must intercept under any of its
+# names: dgesv_, scipy_dgesv_, dgesv_64_, scipy_dgesv_64_)
 CALLS = {
-    "np.linalg.eigvalsh(eye(3))": ("np.linalg.eigvalsh(np.eye(3))", "dsyevd_"),
-    "np.linalg.eigvalsh": ("np.linalg.eigvalsh(A)", "dsyevd_"),
-    "np.linalg.eigvalsh tiny": ("np.linalg.eigvalsh(A * 1e-200)", "dsyevd_"),
-    "np.linalg.eigh": ("np.linalg.eigh(A)[0]", "dsyevd_"),
-    "scipy.linalg.eigvalsh ev": ("sl.eigvalsh(A, driver='ev')", "dsyev_"),
-    "scipy.linalg.eigvalsh evd": ("sl.eigvalsh(A, driver='evd')", "dsyevd_"),
-    "scipy.linalg.lu_factor": ("sl.lu_factor(B)", "dgetrf_"),
-    "scipy.linalg.solve_banded": ("sl.solve_banded((1, 1), AB, rhs)", "dgtsv_"),
-    "eigvalsh_tridiagonal stebz": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='stebz')", "dstebz_"),
-    "eigvalsh_tridiagonal sterf": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='sterf')", "dsterf_"),
+    "np.linalg.eigvalsh(eye(3))": ("np.linalg.eigvalsh(np.eye(3))", "dsyevd"),
+    "np.linalg.eigvalsh": ("np.linalg.eigvalsh(A)", "dsyevd"),
+    "np.linalg.eigvalsh tiny": ("np.linalg.eigvalsh(A * 1e-200)", "dsyevd"),
+    "np.linalg.eigh": ("np.linalg.eigh(A)[0]", "dsyevd"),
+    "np.linalg.solve": ("np.linalg.solve(B, R)", "dgesv"),
+    "np.linalg.solve n=300": ("np.linalg.solve(B3, R3)", "dgesv"),
+    "scipy.linalg.eigvalsh ev": ("sl.eigvalsh(A, driver='ev')", "dsyev"),
+    "scipy.linalg.eigvalsh evd": ("sl.eigvalsh(A, driver='evd')", "dsyevd"),
+    "scipy.linalg.lu_factor": ("sl.lu_factor(B)", "dgetrf"),
+    "scipy.linalg.lu_solve": ("sl.lu_solve(LU, R)", "dgetrs"),
+    "scipy.linalg.lu_solve trans": ("sl.lu_solve(LU, R, trans=1)", "dgetrs"),
+    "scipy.linalg.solve_banded": ("sl.solve_banded((1, 1), AB, rhs)", "dgtsv"),
+    "eigvalsh_tridiagonal stebz": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='stebz')", "dstebz"),
+    "eigvalsh_tridiagonal sterf": ("sl.eigvalsh_tridiagonal(d, e, lapack_driver='sterf')", "dsterf"),
     "eigvalsh_tridiagonal sterf 1e-160": (
-        "sl.eigvalsh_tridiagonal(d * 1e-160, e * 1e-160, lapack_driver='sterf')", "dsterf_"),
+        "sl.eigvalsh_tridiagonal(d * 1e-160, e * 1e-160, lapack_driver='sterf')", "dsterf"),
 }
+# Solutions are checked by their residual: (matrix, right-hand side, transposed) per call.
+SOLVES = {"np.linalg.solve": ("B", "R", False), "np.linalg.solve n=300": ("B3", "R3", False),
+          "scipy.linalg.lu_solve": ("B", "R", False), "scipy.linalg.lu_solve trans": ("B", "R", True)}
 MODES = {
     "auto": {},
     "cpu": {"GPUEIG_BACKEND": "cpu"},
@@ -50,7 +62,9 @@ def inputs():
     AB = np.vstack([np.r_[0, rng.uniform(-1, 1, n - 1)], rng.uniform(3, 4, n),
                     np.r_[rng.uniform(-1, 1, n - 1), 0]])
     rhs = rng.uniform(-1, 1, n)
-    return dict(A=A, B=B, d=d, e=e, AB=AB, rhs=rhs)
+    R = rng.uniform(-1, 1, (n, 3))
+    B3, R3 = rng.uniform(-1, 1, (300, 300)), rng.uniform(-1, 1, (300, 2))
+    return dict(A=A, B=B, d=d, e=e, AB=AB, rhs=rhs, R=R, B3=B3, R3=R3)
 
 
 def child():
@@ -58,6 +72,8 @@ def child():
     import numpy as np
     import scipy.linalg as sl
     scope = dict(inputs(), np=np, sl=sl)
+    sys.stderr.write(MARK + "lu_factor for lu_solve\n"); sys.stderr.flush()
+    scope["LU"] = sl.lu_factor(scope["B"])
     out = {}
     for name, (expr, _) in CALLS.items():
         sys.stderr.write(MARK + name + "\n"); sys.stderr.flush()
@@ -102,6 +118,16 @@ def accuracy_ok(name, got, ref):
             PA[[i, p]] = PA[[p, i]]
         ratio = np.linalg.norm(PA - L @ U, 1) / (n * np.linalg.norm(B, 1) * eps)
         return ratio <= 30, f"||PA - LU|| ratio {ratio:.3g}"
+    if name in SOLVES:  # ||op(M) x - b|| / (n ||M|| ||x|| eps), column by column
+        m_name, b_name, trans = SOLVES[name]
+        M, rhs = inputs()[m_name], inputs()[b_name]
+        M = M.T if trans else M
+        x = g.reshape(rhs.shape)
+        n = M.shape[0]
+        ratio = max(np.linalg.norm(M @ x[:, j] - rhs[:, j], 1)
+                    / (n * np.linalg.norm(M, 1) * np.linalg.norm(x[:, j], 1) * eps)
+                    for j in range(rhs.shape[1]))
+        return ratio <= 30, f"solve residual ratio {ratio:.3g}"
     scale = max(np.max(np.abs(r)), np.finfo(float).tiny)
     ratio = np.max(np.abs(g - r)) / (len(r) * eps * scale)
     return ratio <= 30, f"eigenvalue/solution ratio {ratio:.3g}"
@@ -110,20 +136,30 @@ def accuracy_ok(name, got, ref):
 def main():
     if sys.argv[1:2] == ["--child"]:
         return child()
-    shim, modes = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    wheels = args[:1] == ["--wheels"]
+    if wheels:
+        args = args[1:]
+    shim, modes = args[0], args[1:]
     try:
         import numpy.linalg._umath_linalg as umath_linalg
         import scipy.linalg  # noqa: F401
         # The distribution's NumPy links the system LAPACK (liblapack.so.3); a wheel's bundles
-        # its own under other names, which no LD_PRELOAD shim can serve.
+        # its own OpenBLAS, named scipy_openblas, beside the package.
         needed = subprocess.run(["ldd", umath_linalg.__file__], capture_output=True,
                                 text=True).stdout
-        system_lapack = "liblapack.so" in needed
-        why = f"NumPy at {umath_linalg.__file__} does not use the system LAPACK"
+        if wheels:
+            flavor_ok = "openblas" in needed and "liblapack.so" not in needed
+            why = f"NumPy at {umath_linalg.__file__} is not a pip wheel with its own OpenBLAS"
+            hint = "pip install numpy scipy"
+        else:
+            flavor_ok = "liblapack.so" in needed
+            why = f"NumPy at {umath_linalg.__file__} does not use the system LAPACK"
+            hint = "install python3-numpy python3-scipy"
     except (ImportError, OSError) as err:
-        system_lapack, why = False, str(err)
-    if not system_lapack:
-        print(f"{sys.executable}: {why} (install python3-numpy python3-scipy)")
+        flavor_ok, why, hint = False, str(err), "install NumPy and SciPy"
+    if not flavor_ok:
+        print(f"{sys.executable}: {why} ({hint})")
         return 1 if os.environ.get("CI") == "true" else 77
 
     plain, _ = run({})
@@ -143,7 +179,8 @@ def main():
             checked += 1
             lines = [l for l in logs.get(name, []) if l.startswith("gpueig-lapack: ")]
             served = any("-> libgpueig" in l for l in lines)
-            if not any(l.startswith(f"gpueig-lapack: {routine} ") for l in lines):
+            names = re.compile(f"gpueig-lapack: (scipy_)?{routine}_(64_)? ")
+            if not any(names.match(l) for l in lines):
                 print(f"[{mode}] {name}: {routine} was not intercepted; log: {lines}")
                 failures += 1
             elif not served:

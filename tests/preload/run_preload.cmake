@@ -31,20 +31,43 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
   if(NOT out STREQUAL plain)
     message(FATAL_ERROR "output differs under LD_PRELOAD (${mode}):\n--- plain\n${plain}\n--- preload\n${out}")
   endif()
-  foreach(call "dgetrf_ m=40 n=40 -> libgpueig" "dgtsv_ n=${ARG} nrhs=1 -> libgpueig"
-               "dstebz_ n=200 RANGE=I ORDER=E -> libgpueig" "dsterf_ n=200 -> "
-               "dsyevd_ n=60 JOBZ=V -> LAPACK \\(forwarded\\)" "dsyev_ n=60 JOBZ=" "dsyevd_ n=60 JOBZ=N"
-               "dgetrf_ m=-1 n=1 -> LAPACK \\(forwarded: INFO -1\\)")
-    if(NOT err MATCHES "gpueig-lapack: ${call}")
+  # Every call reaches the shim and its line says where it went.
+  foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
+               "dgesv_ n=300 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
+               "dsterf_ n=200" "dsyevd_ n=60 JOBZ=V" "dsyev_ n=60 JOBZ=N" "dsyevd_ n=60 JOBZ=N"
+               "dgetrf_ m=-1 n=1")
+    if(NOT err MATCHES "gpueig-lapack: ${call} -> ")
       message(FATAL_ERROR "the log does not show '${call}' intercepted (${mode})")
     endif()
   endforeach()
+  # Why a call was forwarded is said, truly.
+  foreach(call "dsyevd_ n=60 JOBZ=V -> LAPACK \\(forwarded: eigenvectors: no GPU method yet\\)"
+               "dgetrf_ m=-1 n=1 -> LAPACK \\(forwarded: ")
+    if(NOT err MATCHES "gpueig-lapack: ${call}")
+      message(FATAL_ERROR "the log does not show '${call}' (${mode})")
+    endif()
+  endforeach()
+  if(mode MATCHES "GPUEIG_BACKEND=cpu" AND NOT mode MATCHES "SERVE")
+    # The policy keeps every call on the program's own LAPACK, and the log says so.
+    foreach(call "dgetrf_ m=40 n=40" "dgesv_ n=300 nrhs=3" "dstebz_ n=200 RANGE=I ORDER=E")
+      if(NOT err MATCHES "gpueig-lapack: ${call} -> LAPACK \\(forwarded: libgpueig's [a-z]+ would run on the CPU: policy cpu\\)")
+        message(FATAL_ERROR "'${call}' was not forwarded for policy cpu, or not said so")
+      endif()
+    endforeach()
+    if(NOT err MATCHES "gpueig-lapack: dgetrs_ n=40 nrhs=2 TRANS=N -> LAPACK \\(forwarded: libgpueig's getrs would run on the CPU: policy cpu")
+      message(FATAL_ERROR "dgetrs_ was not forwarded for policy cpu")
+    endif()
+  endif()
   if(mode MATCHES "SERVE")
-    foreach(call "dsterf_ n=200 -> libgpueig gpu_stebz" "dsyevd_ n=60 JOBZ=N -> libgpueig"
-                 "dsyev_ n=60 JOBZ=N -> libgpueig")
-      if(NOT err MATCHES "gpueig-lapack: ${call}")
+    foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
+                 "dgesv_ n=300 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
+                 "dsterf_ n=200" "dsyevd_ n=60 JOBZ=N" "dsyev_ n=60 JOBZ=N")
+      if(NOT err MATCHES "gpueig-lapack: ${call} -> libgpueig")
         message(FATAL_ERROR "'${call}' was not served by libgpueig with GPUEIG_SHIM=serve")
       endif()
     endforeach()
+    if(NOT err MATCHES "dgetrf_ m=-1 n=1 -> LAPACK \\(forwarded: INFO -1\\)")
+      message(FATAL_ERROR "an illegal argument was not forwarded with its INFO")
+    endif()
   endif()
 endforeach()

@@ -192,6 +192,40 @@ def test_getrf_matches_lu_factor(shape):
         assert np.linalg.norm(a @ x - b, 1) <= 30 * EPS * np.linalg.norm(a, 1) * np.linalg.norm(x, 1) * shape[0]
 
 
+@pytest.mark.parametrize("n,nrhs", [(1, 1), (7, 1), (60, 3), (130, 100)])
+def test_gesv_and_getrs_solve(n, nrhs):
+    a = rng.uniform(-1, 1, (n, n))
+    b = rng.uniform(-1, 1, (n, nrhs)) if nrhs > 1 else rng.uniform(-1, 1, n)
+    keep_a, keep_b = a.copy(), b.copy()
+    x, lu, piv = gpueig.gesv(a, b)
+    assert np.array_equal(a, keep_a) and np.array_equal(b, keep_b)
+    assert x.shape == b.shape
+    bound = 30 * EPS * np.linalg.norm(a, 1) * n
+    assert np.linalg.norm(a @ x - b, 1) <= bound * np.linalg.norm(x, 1)
+    assert np.array_equal(piv, sla.lu_factor(a)[1])
+    for trans, op in ((0, a), (1, a.T), (2, a.T)):
+        y = gpueig.getrs((lu, piv), b, trans=trans)
+        assert np.allclose(y, sla.lu_solve((lu, piv), b, trans=trans), rtol=0,
+                           atol=1e3 * EPS * np.max(np.abs(y)))
+        assert np.linalg.norm(op @ y - b, 1) <= bound * np.linalg.norm(y, 1)
+
+
+def test_gesv_singular_and_bad_arguments():
+    a = rng.uniform(-1, 1, (5, 5))
+    a[:, 1] = 0
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.gesv(a, np.ones(5))
+    assert err.value.info == 2
+    with pytest.raises(ValueError):
+        gpueig.gesv(np.ones((3, 4)), np.ones(3))
+    with pytest.raises(ValueError):
+        gpueig.gesv(np.eye(3), np.ones(4))
+    with pytest.raises(ValueError):
+        gpueig.getrs((np.eye(3), np.array([0, 5, 2])), np.ones(3))
+    with pytest.raises(ValueError):
+        gpueig.getrs((np.eye(3), np.arange(3)), np.ones(3), trans=3)
+
+
 def test_getrf_singular_raises_with_factors():
     a = rng.uniform(-1, 1, (6, 6))
     a[:, 2] = 0

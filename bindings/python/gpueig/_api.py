@@ -240,6 +240,68 @@ def getrf(a):
     return lu, piv
 
 
+def _rhs(b, n):
+    """B as a new Fortran-ordered n x nrhs array, and whether it came as a vector."""
+    arr = np.asarray(b)
+    vector = arr.ndim == 1
+    x = _fortran_copy(arr.reshape(-1, 1) if vector else arr, "b")
+    if x.shape[0] != n:
+        raise ValueError(f"b has {x.shape[0]} rows, a has {n}")
+    return x, vector
+
+
+def gesv(a, b):
+    """Solves a x = b for a square array a (LAPACK dgesv): b a vector or an n x nrhs array.
+
+    Returns (x, lu, piv): x shaped as b, and the factors in scipy.linalg.lu_factor's convention
+    (piv 0-based). An exactly singular U raises GpueigError with info = i and the completed factors
+    in its `lu` and `piv` attributes.
+    """
+    lu = _fortran_copy(a, "a")
+    if lu.shape[0] != lu.shape[1]:
+        raise ValueError(f"a must be square, got shape {lu.shape}")
+    n = _order(lu.shape[0], "n")
+    x, vector = _rhs(b, n)
+    nrhs = _order(x.shape[1], "nrhs")
+    ipiv = np.zeros(max(n, 1), dtype=np.intc)
+    info = _lib().gpu_gesv_crout(n, nrhs, _double_ptr(lu), max(n, 1), _int_ptr(ipiv),
+                                 _double_ptr(x), max(n, 1))
+    piv = ipiv[:n].astype(np.int32) - 1
+    try:
+        _check("gesv", info, ["n", "nrhs", "a", "lda", "ipiv", "b", "ldb"],
+               lambda i: f"U({i},{i}) is exactly zero: a is singular, no solution computed")
+    except GpueigError as err:
+        err.lu, err.piv = lu, piv
+        raise
+    return (x[:, 0] if vector else x), lu, piv
+
+
+def getrs(lu_and_piv, b, trans=0):
+    """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) with the factors (lu, piv) of
+    getrf or scipy.linalg.lu_factor (LAPACK dgetrs, as scipy.linalg.lu_solve). Returns x shaped
+    as b."""
+    lu, piv = lu_and_piv
+    lu = _fortran_copy(lu, "lu")
+    if lu.shape[0] != lu.shape[1]:
+        raise ValueError(f"lu must be square, got shape {lu.shape}")
+    n = _order(lu.shape[0], "n")
+    piv = np.asarray(piv)
+    if piv.shape != (n,):
+        raise ValueError(f"piv must have {n} entries, got shape {piv.shape}")
+    ipiv = np.array(piv + 1, dtype=np.intc)
+    if n and (ipiv.min() < 1 or ipiv.max() > n):
+        raise ValueError(f"piv entries must lie in [0, {n - 1}]")
+    code = {0: "N", 1: "T", 2: "C"}.get(trans)
+    if code is None:
+        raise ValueError(f"trans must be 0, 1 or 2, got {trans!r}")
+    x, vector = _rhs(b, n)
+    nrhs = _order(x.shape[1], "nrhs")
+    info = _lib().gpu_getrs_crout(code.encode(), n, nrhs, _double_ptr(lu), max(n, 1),
+                                  _int_ptr(ipiv), _double_ptr(x), max(n, 1))
+    _check("getrs", info, ["trans", "n", "nrhs", "a", "lda", "ipiv", "b", "ldb"], lambda i: "")
+    return x[:, 0] if vector else x
+
+
 def sytrd_givens(a, vect="V", uplo="L", q=None):
     """Reduces the symmetric array a to tridiagonal form, a = Q T Q^T, T = tridiag(e, d, e).
 

@@ -16,6 +16,8 @@ _SIGNATURES = {
     "gpu_gtsv_pcr": (_c_int, [_c_int, _c_int, _pd, _pd, _pd, _pd, _c_int]),
     "gpu_gtsv_pcr_batch": (_c_int, [_c_int, _c_int, _pd, _pd, _pd, _pd, _c_int]),
     "gpu_getrf_crout": (_c_int, [_c_int, _c_int, _pd, _c_int, _pi]),
+    "gpu_getrs_crout": (_c_int, [_c_char, _c_int, _c_int, _pd, _c_int, _pi, _pd, _c_int]),
+    "gpu_gesv_crout": (_c_int, [_c_int, _c_int, _pd, _c_int, _pi, _pd, _c_int]),
     "gpu_toeplitz_eig": (_c_int, [_c_char, _c_char, _c_int, _pd, _c_double, _c_double, _c_int,
                                   _c_int, _c_double, _pi, _pd, _pd, _c_int]),
     "gpueig_version": (_c_char_p, []),
@@ -23,6 +25,7 @@ _SIGNATURES = {
     "gpueig_last_backend": (_c_char_p, []),
     "gpueig_set_backend": (_c_int, [_c_char_p]),
     "gpueig_backend_for": (_c_char_p, [_c_char_p, ctypes.c_longlong]),
+    "gpueig_backend_reason": (_c_char_p, [_c_char_p, ctypes.c_longlong]),
     "gpueig_info": (_c_char_p, []),
 }
 

@@ -1,0 +1,47 @@
+// gpu_gesv_crout: argument checks, dispatch, and the CPU path (LAPACK DGESV). The GPU half is
+// gpu_getrf_crout's device factorization (cuda/getrf_host.cu) followed by DGETRS on the host:
+// the factorization is the O(n^3) part; the solve is O(n^2 nrhs) either way.
+#include "checks.hpp"
+#include "cpu_paths.hpp"
+#include "dispatch.hpp"
+#include "gpu_backend.hpp"
+#include "gpueig.h"
+#include "lapack.hpp"
+
+namespace gpueig::cpu {
+
+int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb) {
+  // DGETRF then DGETRS, as Reference LAPACK's DGESV (OpenBLAS's own DGESV returns for NRHS = 0
+  // without factoring A: the contract here is Reference LAPACK's, on every backend).
+  int info = getrf(n, n, a, lda, ipiv);
+  if (info == 0 && nrhs > 0) info = getrs('N', n, nrhs, a, lda, ipiv, b, ldb);
+  return info;
+}
+
+}  // namespace gpueig::cpu
+
+extern "C" int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::gesv, sizes({{"n", n}, {"nrhs", nrhs}}));
+    if (n < 0) return -1;
+    if (nrhs < 0) return -2;
+    if (lda < max1(n)) return -4;
+    if (ldb < max1(n)) return -7;
+    if (n == 0) return 0;  // NRHS = 0 still factors A, as DGESV does
+    // Without a LAPACK for the solve, fail before the device factors A in place: an error from
+    // here never leaves A half-way (the shim forwards such calls to the program's LAPACK).
+    if (!lapack::table()) return GPUEIG_ERR_LAPACK;
+
+    // The GPU half: A factored on the device (its outputs are written only when it succeeds,
+    // or it reports them partly written); then, unless U is singular (INFO > 0: DGESV's INFO,
+    // B untouched), X by DGETRS on the host.
+    auto on_gpu = [&](int &info) {
+      gpu::Status st = gpu::device().getrf(n, n, a, lda, ipiv, &info);
+      if (st && info == 0 && nrhs > 0) info = cpu::getrs('N', n, nrhs, a, lda, ipiv, b, ldb);
+      return st;
+    };
+    return run_dispatched(call, Routine::gesv, n, on_gpu,
+                          [&] { return cpu::gesv(n, nrhs, a, lda, ipiv, b, ldb); });
+  });
+}
