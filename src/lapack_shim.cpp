@@ -358,8 +358,8 @@ void log_forwarded(const std::string &name, const std::string &what, const std::
 }
 
 // All eigenvalues of tridiag(e, d, e) by gpu_stebz into w (ascending), T scaled as DSTERF scales
-// it. True on success; d and e are only read.
-bool all_eigenvalues(int n, const double *d, const double *e, double *w) {
+// it. True on success (false also when memory runs out); d and e are only read.
+bool all_eigenvalues(int n, const double *d, const double *e, double *w) noexcept try {
   std::vector<int> iblock(n), isplit(n);
   const double sigma = sterf_scale(n, d, e);
   std::vector<double> ds, es;
@@ -378,54 +378,54 @@ bool all_eigenvalues(int n, const double *d, const double *e, double *w) {
   if (sigma != 1)
     for (int i = 0; i < n; ++i) w[i] /= sigma;
   return true;
+} catch (...) {
+  return false;
 }
 
-// Eigenvalues of the symmetric matrix A (triangle uplo, lda >= n >= 1) into w, A scaled as DSYEV
-// scales it, through gpu_sytrd_givens and then bisection (where gpu_stebz runs on the GPU, or
-// when told to serve everything) or `sterf(n, d, e)` (LAPACK's DSTERF, returning its INFO). A is
-// overwritten, as dsyev(d) with JOBZ='N' overwrites it. False if anything failed.
+constexpr int kNotServed = std::numeric_limits<int>::min();
+
+// dsyev(d) with JOBZ = 'N' and valid arguments (n >= 1), served: the eigenvalues of A (triangle
+// uplo) into w, through gpu_sytrd_givens and then bisection (where gpu_stebz runs on the GPU, or
+// when told to serve everything) or `sterf(n, d, e)` (the caller's LAPACK's DSTERF, returning its
+// INFO). Returns the INFO to report (DSTERF's, as DSYEV reports it), or kNotServed with A as it
+// was: the caller forwards.
+// No copy of A is made: gpu_sytrd_givens with VECT = 'N' leaves A as it was whenever it fails (its
+// GPU path only reads A; on the CPU every allocation precedes DSYTRD, which writes nothing when it
+// rejects), so a failed reduction is forwarded; once it succeeded the call is answered whatever
+// happens next (bisection failing falls back to DSTERF on the same T), and A, used up as DSYEV
+// uses it, is never needed again. Only a matrix DSYEV would scale is reduced from a scaled copy:
+// scaling A down in place could not be undone exactly where its entries underflow.
 template <class Sterf>
-bool symmetric_eigenvalues(char uplo, int n, double *a, int64_t lda, double *w, Sterf &&sterf) {
-  std::vector<double> d(n), e(n > 1 ? n - 1 : 1);
+int symmetric_values(char uplo, int n, double *a, int lda, double *w, const Sterf &sterf) noexcept {
   const double sigma = syev_scale(uplo, n, a, lda);
-  if (sigma != 1)
-    for (int64_t j = 0; j < n; ++j) {
-      const int64_t lo = is(uplo, 'U') ? 0 : j, hi = is(uplo, 'U') ? j : n - 1;
-      for (int64_t i = lo; i <= hi; ++i) a[i + j * lda] *= sigma;
+  std::vector<double> d, e, scaled;
+  double *r = a;
+  int ldr = lda;
+  try {
+    d.resize(n);
+    e.resize(n > 1 ? n - 1 : 1);
+    if (sigma != 1) {
+      scaled.assign(static_cast<size_t>(n) * n, 0.0);
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t lo = is(uplo, 'U') ? 0 : j, hi = is(uplo, 'U') ? j : n - 1;
+        for (int64_t i = lo; i <= hi; ++i) scaled[i + j * n] = a[i + j * int64_t(lda)] * sigma;
+      }
+      r = scaled.data();
+      ldr = n;
     }
+  } catch (...) {
+    return kNotServed;
+  }
   double q = 0;
-  if (gpu_sytrd_givens('N', uplo, n, a, static_cast<int>(lda), d.data(), e.data(), &q, 1) != 0)
-    return false;
-  if (decide("stebz", n).serve) {
-    if (!all_eigenvalues(n, d.data(), e.data(), w)) return false;
-  } else {
-    if (sterf(n, d.data(), e.data()) != 0) return false;  // DSTERF scales T itself
-    std::copy(d.begin(), d.end(), w);
+  if (gpu_sytrd_givens('N', uplo, n, r, ldr, d.data(), e.data(), &q, 1) != 0) return kNotServed;
+  int info = 0;
+  if (!(decide("stebz", n).serve && all_eigenvalues(n, d.data(), e.data(), w))) {
+    info = sterf(n, d.data(), e.data());  // DSTERF scales T itself
+    if (info == 0) std::copy(d.begin(), d.end(), w);
   }
-  if (sigma != 1)
+  if (sigma != 1 && info == 0)
     for (int i = 0; i < n; ++i) w[i] /= sigma;
-  return true;
-}
-
-// dsyev(d) with JOBZ = 'N' and valid arguments, served: eigenvalues into w, A overwritten as
-// LAPACK overwrites it. False (A as it was, from the copy kept for this) when anything failed:
-// the caller forwards.
-template <class Sterf>
-bool serve_symmetric_values(char uplo, int n, double *a, int lda, double *w,
-                            Sterf &&sterf) noexcept {
-  std::vector<double> saved;
-  try {
-    saved.assign(a, a + static_cast<size_t>(lda) * n);
-  } catch (...) {
-    return false;
-  }
-  bool ok = false;
-  try {
-    ok = symmetric_eigenvalues(uplo, n, a, lda, w, sterf);
-  } catch (...) {
-  }
-  if (!ok) std::copy(saved.begin(), saved.end(), a);
-  return ok;
+  return info;
 }
 
 // dsterf served by bisection into d; false when it failed (nothing written).
@@ -665,17 +665,49 @@ Verdict values_only_verdict(const char *jobz, const char *uplo, const Int *n, co
   return decide_either("sytrd", "stebz", *n);
 }
 
-// DSTERF in the family V, as symmetric_eigenvalues calls it, found beside `real` (the caller's
-// own dsyev or dsyevd).
+// DSTERF in the family V, found beside `real` (the caller's own dsyev or dsyevd), as
+// symmetric_values calls it: int(n, d, e) returning its INFO. `ready` is false where that LAPACK
+// has no dsterf: then nothing is served (it is needed once A is used up).
 template <class V, class Int = typename V::Int>
-int sterf_beside(const void *real, int n, double *d, double *e) {
+struct SterfBeside {
   using Fn = void (*)(const Int *, double *, double *, Int *);
-  static const Fn sterf = lookup<Fn, V>("dsterf", real);
-  if (!sterf) return GPUEIG_ERR_LAPACK;
-  const Int nn = n;
-  Int info = 0;
-  sterf(&nn, d, e, &info);
-  return static_cast<int>(info);
+  Fn fn;
+  explicit SterfBeside(const void *real) : fn(nullptr) {
+    static const Fn found = lookup<Fn, V>("dsterf", real);
+    fn = found;
+  }
+  bool ready() const { return fn != nullptr; }
+  int operator()(int n, double *d, double *e) const {
+    const Int nn = n;
+    Int info = 0;
+    fn(&nn, d, e, &info);
+    return static_cast<int>(info);
+  }
+};
+
+// The served part of dsyev(d) in the family V (`Real` its forwarding target): the verdict, the
+// eigenvalues, and `report_workspace()` filling WORK(1) (and IWORK(1)) as LAPACK reports them.
+// True when the call is answered.
+template <class V, class Int, class Real, class ReportWorkspace>
+bool serve_values(const char *routine, Real real, const char *jobz, const char *uplo, const Int *n,
+                  double *a, const Int *lda, double *w, Int *info, const Verdict &verdict,
+                  ReportWorkspace &&report_workspace) {
+  const std::string name = name_of<V>(routine);
+  const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
+  const SterfBeside<V> sterf(reinterpret_cast<const void *>(real));
+  if (!verdict.serve || !sterf.ready()) {
+    log_forwarded(name, what, verdict.serve ? "no dsterf beside it" : verdict.why);
+    return false;
+  }
+  const int status = symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf);
+  if (status == kNotServed) {
+    log_forwarded(name, what, "libgpueig's reduction failed, A as it was");
+    return false;
+  }
+  report_workspace();
+  *info = status;
+  log(name.c_str(), [&] { return what + " -> " + served_by(); });
+  return true;
 }
 
 template <class V, class Int = typename V::Int>
@@ -686,26 +718,16 @@ void shim_dsyev(const void *caller, const char *jobz, const char *uplo, const In
                       double *, const Int *, Int *, size_t, size_t);
   static const Fn real = lookup<Fn, V>("dsyev", caller);
   if (t_depth == 0 && real && served([&] {
-        const std::string name = name_of<V>("dsyev");
-        const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
         const Verdict v = values_only_verdict(jobz, uplo, n, lda, *lwork == -1, [&](int64_t nn) {
           return *lwork >= std::max<int64_t>(3 * nn - 1, 1);
         });
-        const auto sterf = [&](int nn, double *d, double *e) {
-          return sterf_beside<V>(reinterpret_cast<const void *>(real), nn, d, e);
-        };
-        if (v.serve && serve_symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf)) {
-          const Int query = -1;  // WORK(1) as LAPACK reports it: the optimal LWORK
+        return serve_values<V>("dsyev", real, jobz, uplo, n, a, lda, w, info, v, [&] {
+          const Int query = -1;  // WORK(1): the optimal LWORK
           Int qinfo = 0;
           double opt = 0, unused = 0;
           real(jobz, uplo, n, a, lda, &unused, &opt, &query, &qinfo, ljobz, luplo);
           work[0] = opt;
-          *info = 0;
-          log(name.c_str(), [&] { return what + " -> " + served_by(); });
-          return true;
-        }
-        log_forwarded(name, what, v.serve ? "libgpueig failed, A restored" : v.why);
-        return false;
+        });
       }))
     return;
   FORWARD_OR_FAIL(jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo);
@@ -719,27 +741,17 @@ void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const I
                       double *, const Int *, Int *, const Int *, Int *, size_t, size_t);
   static const Fn real = lookup<Fn, V>("dsyevd", caller);
   if (t_depth == 0 && real && served([&] {
-        const std::string name = name_of<V>("dsyevd");
-        const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
         const Verdict v = values_only_verdict(
             jobz, uplo, n, lda, *lwork == -1 || *liwork == -1,
             [&](int64_t nn) { return *lwork >= (nn > 1 ? 2 * nn + 1 : 1) && *liwork >= 1; });
-        const auto sterf = [&](int nn, double *d, double *e) {
-          return sterf_beside<V>(reinterpret_cast<const void *>(real), nn, d, e);
-        };
-        if (v.serve && serve_symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf)) {
-          const Int query = -1;  // WORK(1), IWORK(1) as LAPACK reports them
+        return serve_values<V>("dsyevd", real, jobz, uplo, n, a, lda, w, info, v, [&] {
+          const Int query = -1;  // WORK(1), IWORK(1): the optimal LWORK, LIWORK
           Int qinfo = 0, iopt = 0;
           double opt = 0, unused = 0;
           real(jobz, uplo, n, a, lda, &unused, &opt, &query, &iopt, &query, &qinfo, ljobz, luplo);
           work[0] = opt;
           iwork[0] = iopt;
-          *info = 0;
-          log(name.c_str(), [&] { return what + " -> " + served_by(); });
-          return true;
-        }
-        log_forwarded(name, what, v.serve ? "libgpueig failed, A restored" : v.why);
-        return false;
+        });
       }))
     return;
   FORWARD_OR_FAIL(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo);
