@@ -9,6 +9,9 @@
 #include <stdexcept>
 #include <strings.h>
 
+#include <string>
+#include <vector>
+
 #include "env.hpp"
 #include "fault.hpp"
 #include "tuning.hpp"
@@ -70,10 +73,18 @@ bool set_policy_by_name(const char *name) {
 const char *policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
 
 int64_t crossover(Routine r) {
-  const RoutineInfo &info = routine_info(r);
-  std::string var = "GPUEIG_CROSSOVER_";
-  for (const char *c = info.name; *c; ++c) var += static_cast<char>(std::toupper(*c));
-  return env::integer(var.c_str(), info.default_crossover);
+  // GPUEIG_CROSSOVER_<NAME>, spelled once (the value is read at every call: it may change).
+  static const std::vector<std::string> vars = [] {
+    std::vector<std::string> v;
+    for (int i = 0; i < static_cast<int>(Routine::count); ++i) {
+      std::string var = "GPUEIG_CROSSOVER_";
+      for (const char *c = routine_info(static_cast<Routine>(i)).name; *c; ++c)
+        var += static_cast<char>(std::toupper(*c));
+      v.push_back(var);
+    }
+    return v;
+  }();
+  return env::integer(vars[static_cast<int>(r)].c_str(), routine_info(r).default_crossover);
 }
 
 bool verbose() {
@@ -85,15 +96,16 @@ void inject_throw(fault::Kind where) {
   if (fault::fires(where)) throw std::runtime_error("injected fault (GPUEIG_FAULT_INJECT)");
 }
 
-Decision choose(Routine r, int64_t size) {
+Decision choose(Routine r, int64_t size, bool explain) {
   const RoutineInfo &info = routine_info(r);
   Policy p = policy();
   if (p == Policy::cpu) return {Backend::cpu, false, "policy cpu"};
   if (!info.has_gpu) return {Backend::cpu, false, "no GPU method for this routine yet"};
   if (p == Policy::gpu) return {Backend::gpu, true, "policy gpu"};
-  if (size < crossover(r))
-    return {Backend::cpu, false, "below crossover " + std::to_string(crossover(r))};
-  if (!gpu::available()) return {Backend::cpu, false, "no usable GPU: " + gpu::unavailable_reason()};
+  const int64_t x = crossover(r);
+  if (size < x) return {Backend::cpu, false, explain ? "below crossover " + std::to_string(x) : ""};
+  if (!gpu::available())
+    return {Backend::cpu, false, explain ? "no usable GPU: " + gpu::unavailable_reason() : ""};
   return {Backend::gpu, false, "auto"};
 }
 

@@ -32,13 +32,14 @@ const char *policy_name(Policy p);
 int64_t crossover(Routine r);
 bool verbose();
 
-// Where a call should run, and why (the why is logged with GPUEIG_VERBOSE).
+// Where a call should run, and why (the why is logged with GPUEIG_VERBOSE; it is put in words
+// only when `explain`: gpueig_backend_for and an unlogged call build no string).
 struct Decision {
   Backend backend;
   bool forced;  // policy "gpu": device failures are errors instead of fallbacks
   std::string why;
 };
-Decision choose(Routine r, int64_t size);
+Decision choose(Routine r, int64_t size, bool explain = true);
 
 // One public call: times it, records the thread's last backend and prints the verbose line.
 class CallRecord {
@@ -90,7 +91,7 @@ inline Backend backend_of_cpu_result(int info) {
 template <class GpuCall, class CpuCall>
 int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
                    CpuCall &&cpu_call) {
-  const Decision how = choose(r, size);
+  const Decision how = choose(r, size, verbose());
   std::string note = how.why;
   if (how.backend == Backend::gpu) {
     int info = 0;

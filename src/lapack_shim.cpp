@@ -31,6 +31,7 @@
 #include <link.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -67,12 +68,13 @@ bool serve_everything() {
   return v;
 }
 
-// One line on stderr with GPUEIG_VERBOSE; never throws (a line that cannot be built is dropped).
-template <class Where>
-void log(const char *routine, Where &&where) noexcept {
+// One line on stderr with GPUEIG_VERBOSE: name() and line() are called only then (a forwarded
+// call costs no string); never throws (a line that cannot be built is dropped).
+template <class Name, class Line>
+void log(const Name &name, Line &&line) noexcept {
   if (!verbose()) return;
   try {
-    std::fprintf(stderr, "gpueig-lapack: %s %s\n", routine, where().c_str());
+    std::fprintf(stderr, "gpueig-lapack: %s %s\n", name().c_str(), line().c_str());
   } catch (...) {
   }
 }
@@ -261,29 +263,83 @@ class IntArray<int> {
 // Whether a call of libgpueig's `routine` at `size` is served, and if not, why (for the log).
 // Served: where auto sends it to the GPU (or always with GPUEIG_SHIM=serve). Everywhere else the
 // program's own LAPACK runs it, untouched: the shim is never slower than not using it there.
+// The reason is words only when printed (why()): deciding costs one gpueig_backend_for call.
 struct Verdict {
-  bool serve;
-  std::string why;
+  bool serve = false;
+  const char *fixed = nullptr;  // a reason known here, or else libgpueig's reasons for
+  const char *first = nullptr, *second = nullptr;  // these routines at `size`
+  long long size = 0;
+  const char *note = "";  // appended to the reason
+
+  std::string why() const {
+    if (fixed) return std::string(fixed) + note;
+    std::string out;
+    for (const char *r : {first, second}) {
+      if (!r) continue;
+      const char *reason = gpueig_backend_reason(r, size);
+      out += std::string(out.empty() ? "" : "; ") + "libgpueig's " + r +
+             " would run on the CPU: " + (reason ? reason : "unknown routine");
+    }
+    return out + note;
+  }
 };
 
-Verdict decide(const char *routine, long long size) {
-  if (serve_everything()) return {true, ""};
+Verdict serve_it() { return {true}; }
+Verdict forward_because(const char *why) { return {false, why}; }
+
+// libgpueig's routines behind the served names.
+enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, count };
+constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd"};
+
+// The smallest size at which libgpueig would run `r` on the GPU (INT64_MAX: at none), asked of
+// gpueig_backend_for once per routine and kept, so that deciding is one comparison: a forwarded
+// call of a tiny problem must cost next to nothing (DGTSV itself takes 0.4 us at n = 32). What it
+// rests on is fixed for a program under LD_PRELOAD: the policy and the crossovers come from its
+// environment. (A device lost later still sends a call above the size to libgpueig, whose own
+// dispatch then runs it on the CPU.)
+int64_t first_served_size(Lib r) {
+  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1};
+  std::atomic<int64_t> &c = cached[static_cast<int>(r)];
+  int64_t from = c.load(std::memory_order_relaxed);
+  if (from >= 0) return from;
+  const char *name = kLibNames[static_cast<int>(r)];
+  auto on_gpu = [name](int64_t size) {
+    const char *b = gpueig_backend_for(name, size);
+    return b && std::strcmp(b, "gpu") == 0;
+  };
+  int64_t lo = 1, hi = int64_t(1) << 62;  // the answer is monotone in the size
+  if (!on_gpu(hi)) {
+    from = std::numeric_limits<int64_t>::max();
+  } else {
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (on_gpu(mid))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    from = lo;
+  }
+  c.store(from, std::memory_order_relaxed);
+  return from;
+}
+
+Verdict decide(Lib r, long long size) {
+  if (serve_everything()) return serve_it();
   if (size <= 0)
-    return {false, size == 0 ? "nothing to compute" : "invalid size, LAPACK reports it"};
-  const char *b = gpueig_backend_for(routine, size);
-  if (b && std::strcmp(b, "gpu") == 0) return {true, ""};
-  const char *why = gpueig_backend_reason(routine, size);
-  return {false, std::string("libgpueig's ") + routine +
-                     " would run on the CPU: " + (why ? why : "unknown routine")};
+    return forward_because(size == 0 ? "nothing to compute" : "invalid size, LAPACK reports it");
+  if (size >= first_served_size(r)) return serve_it();
+  return {false, nullptr, kLibNames[static_cast<int>(r)], nullptr, size};
 }
 
 // The first of two routines that would serve (the eigenvalue path: reduction or bisection).
-Verdict decide_either(const char *first, const char *second, long long size) {
-  Verdict a = decide(first, size);
-  if (a.serve) return a;
-  Verdict b = decide(second, size);
+Verdict decide_either(Lib first, Lib second, long long size) {
+  const Verdict a = decide(first, size);
+  if (a.serve || a.fixed) return a;
+  const Verdict b = decide(second, size);
   if (b.serve) return b;
-  return {false, a.why + "; " + b.why};
+  return {false, nullptr, kLibNames[static_cast<int>(first)], kLibNames[static_cast<int>(second)],
+          size};
 }
 
 constexpr const char *kTooWide = "64-bit INTEGER values beyond the 32-bit range";
@@ -335,26 +391,38 @@ double syev_scale(char uplo, int n, const double *a, int64_t lda) {
 // LAPACK's own XERBLA, as the program expects).
 enum class Outcome { done, forward };
 
-Outcome outcome_of(const std::string &name, int r, const std::string &what) noexcept {
+template <class Name, class What>
+Outcome outcome_of(const Name &name, int r, const What &what) noexcept {
   if (r >= 0) {
-    log(name.c_str(), [&] { return what + " -> " + served_by(); });
+    log(name, [&] { return what() + " -> " + served_by(); });
     return Outcome::done;
   }
   if (r == GPUEIG_ERR_DEVICE || r == GPUEIG_ERR_INTERNAL) {
-    std::fprintf(stderr,
-                 "gpueig-lapack: %s %s: libgpueig failed (%d) after its outputs may have been "
-                 "partly written; INFO = %d returned instead of a result (GPUEIG_VERBOSE=1 "
-                 "says why)\n",
-                 name.c_str(), what.c_str(), r, r);
+    try {
+      std::fprintf(stderr,
+                   "gpueig-lapack: %s %s: libgpueig failed (%d) after its outputs may have been "
+                   "partly written; INFO = %d returned instead of a result (GPUEIG_VERBOSE=1 "
+                   "says why)\n",
+                   name().c_str(), what().c_str(), r, r);
+    } catch (...) {
+      std::fprintf(stderr,
+                   "gpueig-lapack: libgpueig failed (%d) after its outputs may have been "
+                   "partly written; INFO = %d returned\n",
+                   r, r);
+    }
     return Outcome::done;
   }
-  log(name.c_str(),
-      [&] { return what + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
+  log(name, [&] { return what() + " -> LAPACK (forwarded: INFO " + std::to_string(r) + ")"; });
   return Outcome::forward;
 }
 
-void log_forwarded(const std::string &name, const std::string &what, const std::string &why) {
-  log(name.c_str(), [&] { return what + " -> LAPACK (forwarded: " + why + ")"; });
+template <class Name, class What>
+void log_forwarded(const Name &name, const What &what, const Verdict &v) noexcept {
+  log(name, [&] { return what() + " -> LAPACK (forwarded: " + v.why() + ")"; });
+}
+template <class Name, class What>
+void log_forwarded(const Name &name, const What &what, const char *why) noexcept {
+  log_forwarded(name, what, forward_because(why));
 }
 
 // All eigenvalues of tridiag(e, d, e) by gpu_stebz into w (ascending), T scaled as DSTERF scales
@@ -419,7 +487,7 @@ int symmetric_values(char uplo, int n, double *a, int lda, double *w, const Ster
   double q = 0;
   if (gpu_sytrd_givens('N', uplo, n, r, ldr, d.data(), e.data(), &q, 1) != 0) return kNotServed;
   int info = 0;
-  if (!(decide("stebz", n).serve && all_eigenvalues(n, d.data(), e.data(), w))) {
+  if (!(decide(Lib::stebz, n).serve && all_eigenvalues(n, d.data(), e.data(), w))) {
     info = sterf(n, d.data(), e.data());  // DSTERF scales T itself
     if (info == 0) std::copy(d.begin(), d.end(), w);
   }
@@ -474,11 +542,12 @@ void shim_dgtsv(const void *caller, const Int *n, const Int *nrhs, double *dl, d
                       Int *);
   static const Fn real = lookup<Fn, V>("dgtsv", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dgtsv");
-        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}});
-        const Verdict v = fits_int(*n, *nrhs, *ldb) ? decide("gtsv", *n) : Verdict{false, kTooWide};
+        const auto name = [] { return name_of<V>("dgtsv"); };
+        const auto what = [&] { return dims({{"n", *n}, {"nrhs", *nrhs}}); };
+        const Verdict v =
+            fits_int(*n, *nrhs, *ldb) ? decide(Lib::gtsv, *n) : forward_because(kTooWide);
         if (!v.serve) {
-          log_forwarded(name, what, v.why);
+          log_forwarded(name, what, v);
         } else {
           const int r = gpu_gtsv_pcr(int(*n), int(*nrhs), dl, d, du, b, int(*ldb));
           if (outcome_of(name, r, what) == Outcome::done) {
@@ -498,12 +567,12 @@ void shim_dgetrf(const void *caller, const Int *m, const Int *n, double *a, cons
   using Fn = void (*)(const Int *, const Int *, double *, const Int *, Int *, Int *);
   static const Fn real = lookup<Fn, V>("dgetrf", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dgetrf");
-        const std::string what = dims({{"m", *m}, {"n", *n}});
-        const Verdict v =
-            fits_int(*m, *n, *lda) ? decide("getrf", std::min(*m, *n)) : Verdict{false, kTooWide};
+        const auto name = [] { return name_of<V>("dgetrf"); };
+        const auto what = [&] { return dims({{"m", *m}, {"n", *n}}); };
+        const Verdict v = fits_int(*m, *n, *lda) ? decide(Lib::getrf, std::min(*m, *n))
+                                                 : forward_because(kTooWide);
         if (!v.serve) {
-          log_forwarded(name, what, v.why);
+          log_forwarded(name, what, v);
         } else {
           IntArray<Int> piv(ipiv, std::min(*m, *n), false);
           const int r = gpu_getrf_crout(int(*m), int(*n), a, int(*lda), piv.data());
@@ -526,12 +595,12 @@ void shim_dgesv(const void *caller, const Int *n, const Int *nrhs, double *a, co
                       Int *);
   static const Fn real = lookup<Fn, V>("dgesv", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dgesv");
-        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}});
+        const auto name = [] { return name_of<V>("dgesv"); };
+        const auto what = [&] { return dims({{"n", *n}, {"nrhs", *nrhs}}); };
         const Verdict v =
-            fits_int(*n, *nrhs, *lda, *ldb) ? decide("gesv", *n) : Verdict{false, kTooWide};
+            fits_int(*n, *nrhs, *lda, *ldb) ? decide(Lib::gesv, *n) : forward_because(kTooWide);
         if (!v.serve) {
-          log_forwarded(name, what, v.why);
+          log_forwarded(name, what, v);
         } else {
           IntArray<Int> piv(ipiv, *n, false);
           const int r = gpu_gesv_crout(int(*n), int(*nrhs), a, int(*lda), piv.data(), b, int(*ldb));
@@ -555,12 +624,12 @@ void shim_dgetrs(const void *caller, const char *trans, const Int *n, const Int 
                       const Int *, double *, const Int *, Int *, size_t);
   static const Fn real = lookup<Fn, V>("dgetrs", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dgetrs");
-        const std::string what = dims({{"n", *n}, {"nrhs", *nrhs}}) + " TRANS=" + *trans;
+        const auto name = [] { return name_of<V>("dgetrs"); };
+        const auto what = [&] { return dims({{"n", *n}, {"nrhs", *nrhs}}) + " TRANS=" + *trans; };
         const Verdict v =
-            fits_int(*n, *nrhs, *lda, *ldb) ? decide("getrs", *n) : Verdict{false, kTooWide};
+            fits_int(*n, *nrhs, *lda, *ldb) ? decide(Lib::getrs, *n) : forward_because(kTooWide);
         if (!v.serve) {
-          log_forwarded(name, what, v.why);
+          log_forwarded(name, what, v);
         } else {
           IntArray<Int> piv(const_cast<Int *>(ipiv), *n > 0 ? *n : 0, true);
           const int r =
@@ -587,11 +656,14 @@ void shim_dstebz(const void *caller, const char *range, const char *order, const
                       Int *, Int *, double *, Int *, Int *, double *, Int *, Int *, size_t, size_t);
   static const Fn real = lookup<Fn, V>("dstebz", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dstebz");
-        const std::string what = dims({{"n", *n}}) + " RANGE=" + *range + " ORDER=" + *order;
-        const Verdict v = fits_int(*n, *il, *iu) ? decide("stebz", *n) : Verdict{false, kTooWide};
+        const auto name = [] { return name_of<V>("dstebz"); };
+        const auto what = [&] {
+          return dims({{"n", *n}}) + " RANGE=" + *range + " ORDER=" + *order;
+        };
+        const Verdict v =
+            fits_int(*n, *il, *iu) ? decide(Lib::stebz, *n) : forward_because(kTooWide);
         if (!v.serve) {
-          log_forwarded(name, what, v.why);
+          log_forwarded(name, what, v);
         } else {
           const int64_t len = *n > 0 ? *n : 0;
           IntArray<Int> blocks(iblock, len, false), splits(isplit, len, false);
@@ -624,19 +696,19 @@ void shim_dsterf(const void *caller, const Int *n, double *d, double *e, Int *in
   using Fn = void (*)(const Int *, double *, double *, Int *);
   static const Fn real = lookup<Fn, V>("dsterf", caller);
   if (t_depth == 0 && served([&] {
-        const std::string name = name_of<V>("dsterf");
-        const std::string what = dims({{"n", *n}});
-        Verdict v = !fits_int(*n) ? Verdict{false, kTooWide}
-                    : *n <= 0     ? Verdict{false, *n == 0 ? "nothing to compute"
-                                                           : "invalid N, LAPACK reports it"}
-                                  : decide("stebz", *n);
+        const auto name = [] { return name_of<V>("dsterf"); };
+        const auto what = [&] { return dims({{"n", *n}}); };
+        Verdict v = !fits_int(*n) ? forward_because(kTooWide)
+                    : *n <= 0     ? forward_because(*n == 0 ? "nothing to compute"
+                                                            : "invalid N, LAPACK reports it")
+                                  : decide(Lib::stebz, *n);
         if (!v.serve) {
-          if (*n > 0 && fits_int(*n)) v.why += " (there LAPACK's QR is faster than bisection)";
-          log_forwarded(name, what, v.why);
+          if (*n > 0 && fits_int(*n)) v.note = " (there LAPACK's QR is faster than bisection)";
+          log_forwarded(name, what, v);
         } else if (serve_sterf(int(*n), d, e)) {
           *info = 0;
-          log(name.c_str(),
-              [&] { return what + " -> libgpueig gpu_stebz (" + gpueig_last_backend() + ")"; });
+          log(name,
+              [&] { return what() + " -> libgpueig gpu_stebz (" + gpueig_last_backend() + ")"; });
           return true;
         } else {
           log_forwarded(name, what, "bisection failed");
@@ -654,15 +726,15 @@ template <class Int, class Enough>
 Verdict values_only_verdict(const char *jobz, const char *uplo, const Int *n, const Int *lda,
                             bool query, Enough &&enough) {
   if (!is(*jobz, 'N'))
-    return {false,
-            is(*jobz, 'V') ? "eigenvectors: no GPU method yet" : "invalid JOBZ, LAPACK reports it"};
-  if (query) return {false, "workspace query"};
-  if (!fits_int(*n, *lda)) return {false, kTooWide};
+    return forward_because(is(*jobz, 'V') ? "eigenvectors: no GPU method yet"
+                                          : "invalid JOBZ, LAPACK reports it");
+  if (query) return forward_because("workspace query");
+  if (!fits_int(*n, *lda)) return forward_because(kTooWide);
   // (enough(n): the workspace LAPACK asks for, computed only once N is known to fit an int)
   if (!(is(*uplo, 'U') || is(*uplo, 'L')) || *n < 0 || *lda < std::max<Int>(*n, 1) || !enough(*n))
-    return {false, "invalid argument, LAPACK reports it"};
-  if (*n == 0) return {false, "nothing to compute"};
-  return decide_either("sytrd", "stebz", *n);
+    return forward_because("invalid argument, LAPACK reports it");
+  if (*n == 0) return forward_because("nothing to compute");
+  return decide_either(Lib::sytrd, Lib::stebz, *n);
 }
 
 // DSTERF in the family V, found beside `real` (the caller's own dsyev or dsyevd), as
@@ -692,11 +764,14 @@ template <class V, class Int, class Real, class ReportWorkspace>
 bool serve_values(const char *routine, Real real, const char *jobz, const char *uplo, const Int *n,
                   double *a, const Int *lda, double *w, Int *info, const Verdict &verdict,
                   ReportWorkspace &&report_workspace) {
-  const std::string name = name_of<V>(routine);
-  const std::string what = dims({{"n", *n}}) + " JOBZ=" + *jobz;
+  const auto name = [routine] { return name_of<V>(routine); };
+  const auto what = [&] { return dims({{"n", *n}}) + " JOBZ=" + *jobz; };
   const SterfBeside<V> sterf(reinterpret_cast<const void *>(real));
   if (!verdict.serve || !sterf.ready()) {
-    log_forwarded(name, what, verdict.serve ? "no dsterf beside it" : verdict.why);
+    if (verdict.serve)
+      log_forwarded(name, what, "no dsterf beside it");
+    else
+      log_forwarded(name, what, verdict);
     return false;
   }
   const int status = symmetric_values(*uplo, int(*n), a, int(*lda), w, sterf);
@@ -706,7 +781,7 @@ bool serve_values(const char *routine, Real real, const char *jobz, const char *
   }
   report_workspace();
   *info = status;
-  log(name.c_str(), [&] { return what + " -> " + served_by(); });
+  log(name, [&] { return what() + " -> " + served_by(); });
   return true;
 }
 

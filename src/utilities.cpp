@@ -1,4 +1,5 @@
 // The utility entry points of the public API.
+#include <cstring>
 #include <string>
 
 #include "dispatch.hpp"
@@ -32,7 +33,7 @@ bool routine_named(const char *name, gpueig::Routine *out) {
   if (!name) return false;
   for (int r = 0; r < static_cast<int>(gpueig::Routine::count); ++r) {
     auto which = static_cast<gpueig::Routine>(r);
-    if (std::string(name) == gpueig::routine_info(which).name) {
+    if (std::strcmp(name, gpueig::routine_info(which).name) == 0) {
       *out = which;
       return true;
     }
@@ -47,7 +48,7 @@ extern "C" const char *gpueig_backend_for(const char *routine, long long size) {
       [&]() -> const char * {
         gpueig::Routine r;
         if (!routine_named(routine, &r)) return nullptr;
-        return gpueig::backend_name(gpueig::choose(r, size).backend);
+        return gpueig::backend_name(gpueig::choose(r, size, false).backend);
       },
       static_cast<const char *>(nullptr));
 }

@@ -4,7 +4,8 @@
 # Builds Release for sm_90 (override with CUDA_ARCH=..) with all cores, then runs PARTS, a comma
 # list of: tests (the whole test suite, the `gpu` label included); memcheck, racecheck, initcheck,
 # synccheck (the named subsets below under that compute-sanitizer tool; `sanitize` means all
-# four); bench (the demo and the benchmark). Default: tests,sanitize,bench. Run them as separate
+# four); bench (the demo and the benchmark); shim (tools/shim-bench.sh: the LD_PRELOAD shim
+# against the program's own LAPACK and hand-written cuSOLVER, into shim-bench.log). Default: tests,sanitize,bench. Run them as separate
 # calls (tests; memcheck; racecheck; initcheck,synccheck; bench): each fits a device lease's
 # 10-minute commands, all of them together do not. Writes build.log, tests.log,
 # sanitizer-<tool>.log, demo.log, bench.log, bench.json and summary.txt into OUTDIR, and prints
@@ -111,6 +112,10 @@ want memcheck && sanitize memcheck --leak-check full
 want racecheck && sanitize racecheck
 want initcheck && sanitize initcheck
 want synccheck && sanitize synccheck
+
+if want shim; then
+  step shim-bench "$out/shim-bench.log" tools/shim-bench.sh "$build"
+fi
 
 if want bench; then
   step demo "$out/demo.log" "$build/gpueig" demo
