@@ -215,6 +215,30 @@ GPUEIG_API int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int
 GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
 
 /* ---------------------------------------------------------------------------------------------
+ * gpu_stein: eigenvectors of the symmetric tridiagonal matrix T = tridiag(E, D, E) for given
+ * eigenvalues, by inverse iteration (LAPACK analogue: DSTEIN; the eigenvalues as gpu_stebz or
+ * DSTEBZ return them with ORDER = 'B').
+ *
+ *  1 N      [in] order of T, N >= 0.
+ *  2 D      [in] (N) diagonal of T.           3 E [in] (N-1) off-diagonal of T.
+ *  4 M      [in] number of eigenvectors wanted, 0 <= M <= N.
+ *  5 W      [in] (M) the eigenvalues, ascending within each block (ORDER = 'B').
+ *  6 IBLOCK [in] (M) the block of each eigenvalue (gpu_stebz's IBLOCK), non-decreasing.
+ *  7 ISPLIT [in] (N) the last row of each block (gpu_stebz's ISPLIT).
+ *  8 Z      [out] (LDZ, M) column i the eigenvector for W(i) (zero outside its block).
+ *  9 LDZ    [in] LDZ >= max(1, N).
+ * 10 IFAIL  [out] (M) IFAIL(1..INFO): the indices of the eigenvectors that failed to converge
+ *           (zero elsewhere), as DSTEIN.
+ * INFO = 0, -i, or i > 0: i eigenvectors failed to converge in DSTEIN's 5 iterations.
+ * Runs DSTEIN on the CPU at every size (no GPU method yet). Deviations, each an illegal value
+ * DSTEIN would read past its arrays with or compute NaN from: a NaN or infinite entry of D (-2),
+ * E (-3) or W (-5); an IBLOCK(j) outside 1..N (-6); ISPLIT(1..IBLOCK(M)) not increasing within
+ * 1..N (-7). On an illegal argument nothing is written (DSTEIN zeroes IFAIL first).
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_stein(int n, const double *d, const double *e, int m, const double *w,
+                         const int *iblock, const int *isplit, double *z, int ldz, int *ifail);
+
+/* ---------------------------------------------------------------------------------------------
  * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz
  * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
  * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
@@ -273,8 +297,8 @@ GPUEIG_API const char *gpueig_last_backend(void);
  * Returns 0, or -1 for an unknown name or NULL (the policy is then unchanged). */
 GPUEIG_API int gpueig_set_backend(const char *name);
 
-/* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv" or
- * "getrs", lower case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
+/* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv",
+ * "getrs" or "stein", lower case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
  * use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
  * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);

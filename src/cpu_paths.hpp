@@ -24,6 +24,10 @@ int getrs(char trans, int n, int nrhs, const double *a, int lda, const int *ipiv
 // DGESV.
 int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
 
+// DSTEIN (workspace allocated here).
+int stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+          const int *isplit, double *z, int ldz, int *ifail);
+
 // DSTEBZ.
 int stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
           const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,

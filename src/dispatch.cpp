@@ -29,6 +29,7 @@ const RoutineInfo kRoutines[] = {
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
     {"gesv", true, tuning::kCrossoverGesv, "n"},
     {"getrs", false, 0, "n"},
+    {"stein", false, 0, "n"},
 };
 
 std::atomic<int> g_policy{-1};

@@ -12,7 +12,7 @@
 
 namespace gpueig {
 
-enum class Routine { sytrd, stebz, gtsv, getrf, toeplitz, gesv, getrs, count };
+enum class Routine { sytrd, stebz, gtsv, getrf, toeplitz, gesv, getrs, stein, count };
 enum class Policy { automatic, gpu, cpu };
 enum class Backend { none, cpu, gpu };
 
@@ -66,6 +66,16 @@ class CallRecord {
 template <class GpuCall, class CpuCall>
 int run_dispatched(CallRecord &call, Routine r, int64_t size, GpuCall &&gpu_call,
                    CpuCall &&cpu_call);
+
+// A routine without a GPU method yet (RoutineInfo::has_gpu false): its CPU path through the same
+// record, fault hook and exception barrier as every dispatched call.
+template <class CpuCall>
+int run_on_cpu(CallRecord &call, Routine r, int64_t size, CpuCall &&cpu_call) {
+  return run_dispatched(
+      call, r, size,
+      [](int &) { return gpu::Status::fail(gpu::Status::device_error, "no GPU method"); },
+      std::forward<CpuCall>(cpu_call));
+}
 
 // The barrier of every extern "C" entry point: body() runs, and no exception leaves it. One that
 // escapes becomes `on_exception` (GPUEIG_ERR_MEMORY for the routines: host code throws only when

@@ -47,10 +47,7 @@ extern "C" int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int
     if (n == 0 || nrhs == 0) return 0;  // (IPIV not read, as DGETRS)
     if (!pivots_in_range(n, ipiv)) return -6;  // after LAPACK's own checks
 
-    return run_dispatched(
-        call, Routine::getrs, n,
-        // never chosen: Routine::getrs has no GPU method (choose() says so in the log)
-        [&](int &) { return gpu::Status::fail(gpu::Status::device_error, "no GPU method"); },
-        [&] { return cpu::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb); });
+    return run_on_cpu(call, Routine::getrs, n,
+                      [&] { return cpu::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb); });
   });
 }

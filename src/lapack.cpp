@@ -43,6 +43,7 @@ void bind_all() {
   g_ok = bind(h, "dgtsv_", g_table.dgtsv) && bind(h, "dstebz_", g_table.dstebz) &&
          bind(h, "dsterf_", g_table.dsterf) &&
          bind(h, "dgetrf_", g_table.dgetrf) && bind(h, "dgetrs_", g_table.dgetrs) &&
+         bind(h, "dstein_", g_table.dstein) &&
          bind(h, "dsytrd_", g_table.dsytrd) &&
          bind(h, "dorgtr_", g_table.dorgtr) && bind(h, "dsyevr_", g_table.dsyevr) &&
          bind(h, "dsyevd_", g_table.dsyevd) &&

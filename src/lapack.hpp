@@ -21,6 +21,9 @@ using dgetrf_t = void (*)(const int *m, const int *n, double *a, const int *lda,
 using dgetrs_t = void (*)(const char *trans, const int *n, const int *nrhs, const double *a,
                           const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
                           size_t);
+using dstein_t = void (*)(const int *n, const double *d, const double *e, const int *m,
+                          const double *w, const int *iblock, const int *isplit, double *z,
+                          const int *ldz, double *work, int *iwork, int *ifail, int *info);
 using dsytrd_t = void (*)(const char *uplo, const int *n, double *a, const int *lda, double *d,
                           double *e, double *tau, double *work, const int *lwork, int *info,
                           size_t);
@@ -45,6 +48,7 @@ struct Table {
   dsterf_t dsterf;
   dgetrf_t dgetrf;
   dgetrs_t dgetrs;
+  dstein_t dstein;
   dsytrd_t dsytrd;
   dorgtr_t dorgtr;
   dsyevr_t dsyevr;

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "env.hpp"
+#include "scaling.hpp"
 #include "gpueig.h"
 
 #ifndef GPUEIG_LAPACK_SONAME
@@ -349,24 +350,16 @@ bool is(char c, char want) { return (c & ~0x20) == want; }  // LAPACK's case-ins
 // ---- Scaling: where DSTERF and DSYEV scale, by a power of two (exact)
 // -----------------------------
 
-constexpr double kEps = DBL_EPSILON / 2;  // DLAMCH('E')
-constexpr double kSafmin = DBL_MIN;       // DLAMCH('S')
-
-// The power of two that brings a norm `anorm` inside [lo, hi] (1 when it is there already, or 0
-// or not finite: nothing to scale).
-double scale_into(double anorm, double lo, double hi) {
-  if (!(anorm > 0) || !std::isfinite(anorm) || (anorm >= lo && anorm <= hi)) return 1;
-  const int e = anorm > hi ? static_cast<int>(std::floor(std::log2(hi / anorm)))
-                           : static_cast<int>(std::ceil(std::log2(lo / anorm)));
-  return std::ldexp(1.0, e);
-}
+using gpueig::scaling::kEps;
+using gpueig::scaling::kSafmin;
+using gpueig::scaling::power_of_two_into;
 
 // DSTERF's range for a tridiagonal matrix: SSFMIN = sqrt(SAFMIN)/EPS^2, SSFMAX = sqrt(SAFMAX)/3.
 double sterf_scale(int n, const double *d, const double *e) {
   double anorm = 0;  // DLANST('M')
   for (int i = 0; i < n; ++i) anorm = std::max(anorm, std::fabs(d[i]));
   for (int i = 0; i + 1 < n; ++i) anorm = std::max(anorm, std::fabs(e[i]));
-  return scale_into(anorm, std::sqrt(kSafmin) / (kEps * kEps), std::sqrt(1 / kSafmin) / 3);
+  return power_of_two_into(anorm, std::sqrt(kSafmin) / (kEps * kEps), std::sqrt(1 / kSafmin) / 3);
 }
 
 // DSYEV(D)'s range for the symmetric matrix (triangle uplo): RMIN = sqrt(SAFMIN/EPS), RMAX =
@@ -377,7 +370,7 @@ double syev_scale(char uplo, int n, const double *a, int64_t lda) {
     const int64_t lo = is(uplo, 'U') ? 0 : j, hi = is(uplo, 'U') ? j : n - 1;
     for (int64_t i = lo; i <= hi; ++i) anorm = std::max(anorm, std::fabs(a[i + j * lda]));
   }
-  return scale_into(anorm, std::sqrt(kSafmin / kEps), std::sqrt(kEps / kSafmin));
+  return power_of_two_into(anorm, std::sqrt(kSafmin / kEps), std::sqrt(kEps / kSafmin));
 }
 
 // ---- Serving -----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
+#include "scaling.hpp"
 #include "lapack_workspace.hpp"
 #include "sturm.hpp"
 
@@ -165,12 +166,8 @@ int solve_half(const lapack::Table &L, char range, double vl, double vu, int iu,
 double toeplitz_scale(int64_t n, const double *t, bool tiny) {
   double tmax = 0;
   for (int64_t i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(t[i]));
-  const double eps = std::numeric_limits<double>::epsilon() / 2;  // DLAMCH('E')
-  const double rmax = std::sqrt(eps / std::numeric_limits<double>::min()), rmin = 1 / rmax;
-  if (tmax > rmax) return std::ldexp(1.0, static_cast<int>(std::floor(std::log2(rmax / tmax))));
-  if (tiny && tmax > 0 && tmax < rmin)
-    return std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(rmin / tmax))));
-  return 1;
+  const double rmax = std::sqrt(scaling::kEps / scaling::kSafmin), rmin = 1 / rmax;
+  return scaling::power_of_two_into(tmax, tiny ? rmin : 0.0, rmax);
 }
 
 // Column `col` of the half's eigenvectors, lifted to the length-n eigenvector of T.

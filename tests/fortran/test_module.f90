@@ -11,6 +11,7 @@ program test_module
   call check_gtsv()
   call check_getrf()
   call check_gesv()
+  call check_stein()
   call check_stebz()
   call check_sytrd()
   call check_toeplitz()
@@ -127,6 +128,30 @@ contains
                 'getrs TRANS=T residual')
     call expect(gpu_gesv_crout(n, nrhs, lu, n, ipiv, x, n - 1) == -7, 'gesv ldb check')
     call expect(gpu_getrs_crout('X', n, nrhs, lu, n, ipiv, x, n) == -1, 'getrs trans check')
+  end subroutine
+
+  subroutine check_stein()
+    integer, parameter :: n = 30
+    real(dp) :: d(n), e(n-1), w(n), work(5*n), z(n, n), zr(n, n), t(n, n)
+    integer :: iblock(n), isplit(n), iwork(3*n), ifail(n), ifail_ref(n), m, nsplit, info, info_ref, j
+    call fill(d, 71)
+    call fill(e, 72)
+    call dstebz('A', 'B', n, 0.0_dp, 0.0_dp, 0, 0, 0.0_dp, d, e, m, nsplit, w, iblock, isplit, &
+                work, iwork, info)
+    call expect(info == 0 .and. m == n, 'stein: dstebz')
+    info = gpu_stein(n, d, e, m, w, iblock, isplit, z, n, ifail)
+    call dstein(n, d, e, m, w, iblock, isplit, zr, n, work, iwork, ifail_ref, info_ref)
+    call expect(info == info_ref .and. all(ifail(1:m) == ifail_ref(1:m)), 'stein info and ifail')
+    t = 0
+    do j = 1, n
+      t(j, j) = d(j)
+      if (j < n) then
+        t(j, j + 1) = e(j)
+        t(j + 1, j) = e(j)
+      end if
+    end do
+    call expect(maxval(abs(matmul(t, z) - z * spread(w, 1, n))) <= 100 * n * eps, 'stein residual')
+    call expect(gpu_stein(n, d, e, m, w, iblock, isplit, z, n - 1, ifail) == -9, 'stein ldz check')
   end subroutine
 
   subroutine check_stebz()

@@ -95,6 +95,14 @@ seeds = {
         [8, CPU, ord("T"), n(4), n(3), LD_OK, LD_OK],                            # dgetrs_
         [8, AUTO, ord("X"), n(2), n(1), LD_OK, LD_OK],                           # illegal TRANS
     ],
+    "stein": [
+        [CPU, n(6)] + [dv(1)] * 6 + [dv(0.5)] * 5 + [1, 1, 0],                  # all, from DSTEBZ
+        [AUTO, n(9)] + [dv(2)] * 9 + [0] * 8 + [1, 0, 0, 1],                    # split T, a subset
+        [GPU, n(5)] + [dv(1)] * 5 + [dv(1)] * 4 + [0, n(5)] + [dv(1)] * 5 + [9] * 10,  # arbitrary
+        [CPU, n(4)] + [NAN] * 4 + [0] * 3,                                      # NaN D
+        [AUTO, n(0), 0, LD_OK],
+        [CPU, n(40)] + [1, 1, 0],
+    ],
     "solve": [
         [0, CPU, n(3), n(1), LD_OK, LD_OK] + [dv(v) for v in (2, 1, 0, 1, 3, 1, 0, 1, 4)],  # gesv
         [0, AUTO, n(4), n(2), LD_OK + 2, LD_OK] + [0] * 12,                     # singular

@@ -226,6 +226,22 @@ def test_gesv_singular_and_bad_arguments():
         gpueig.getrs((np.eye(3), np.arange(3)), np.ones(3), trans=3)
 
 
+@pytest.mark.parametrize("n", [1, 2, 17, 120])
+def test_stein_vectors_of_stebz_values(n):
+    d, e = rng.uniform(-1, 1, n), rng.uniform(-1, 1, max(n - 1, 0))
+    r = gpueig.stebz(d, e, order="B")
+    z = gpueig.stein(d, e, r.w, r.iblock, r.isplit)
+    assert z.shape == (n, n)
+    t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    assert np.max(np.abs(t @ z - z * r.w)) <= 30 * n * EPS * max(np.max(np.abs(t)), 1e-300)
+    assert np.max(np.abs(z.T @ z - np.eye(n))) <= 30 * n * EPS
+    part = gpueig.stebz(d, e, range="I", il=1, iu=max(1, n // 2), order="B")
+    zp = gpueig.stein(d, e, part.w, part.iblock, part.isplit)
+    assert zp.shape == (n, part.w.size)
+    with pytest.raises(ValueError):
+        gpueig.stein(d, e, r.w[::-1] if n > 1 else [np.nan], r.iblock, r.isplit)
+
+
 def test_getrf_singular_raises_with_factors():
     a = rng.uniform(-1, 1, (6, 6))
     a[:, 2] = 0

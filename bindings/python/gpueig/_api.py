@@ -162,6 +162,41 @@ def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol
     return StebzResult(w[:k].copy(), iblock[:k].copy(), isplit[:ns].copy(), ns)
 
 
+def stein(d, e, w, iblock, isplit):
+    """Eigenvectors of the symmetric tridiagonal matrix (d, e) for the eigenvalues w by inverse
+    iteration (LAPACK dstein), w, iblock and isplit as stebz(..., order='B') returns them.
+    Returns z, n x len(w), column i the eigenvector for w[i]. Vectors that fail to converge raise
+    GpueigError with info = their count, `ifail` (1-based indices) and `z` attributes.
+    """
+    d = _vector(d, "d")
+    n = _order(d.size, "len(d)")
+    e = _vector(e, "e", max(n - 1, 0))
+    w = np.array(_vector(w, "w"), dtype=np.float64)
+    m = _order(w.size, "len(w)")
+    iblock = np.array(np.ravel(iblock), dtype=np.intc)
+    if iblock.size != m:
+        raise ValueError(f"iblock must have {m} entries, got {iblock.size}")
+    split = np.zeros(max(n, 1), dtype=np.intc)
+    given = np.ravel(isplit)
+    if given.size > max(n, 1):
+        raise ValueError(f"isplit has {given.size} entries, more than n = {n}")
+    split[:given.size] = given
+    z = np.zeros((max(n, 1), max(m, 1)), dtype=np.float64, order="F")
+    ifail = np.zeros(max(m, 1), dtype=np.intc)
+    pad = np.zeros(1)
+    info = _lib().gpu_stein(n, _double_ptr(d), _double_ptr(e if e.size else pad), m,
+                            _double_ptr(w if w.size else pad), _int_ptr(iblock if m else np.zeros(1, np.intc)),
+                            _int_ptr(split), _double_ptr(z), max(n, 1), _int_ptr(ifail))
+    z = z[:n, :m]
+    try:
+        _check("stein", info, ["n", "d", "e", "m", "w", "iblock", "isplit", "z", "ldz", "ifail"],
+               lambda i: f"{i} eigenvectors failed to converge")
+    except GpueigError as err:
+        err.ifail, err.z = ifail[:info].copy(), z
+        raise
+    return z
+
+
 def gtsv(dl, d, du, b):
     """Solves tridiag(dl, d, du) x = b (LAPACK dgtsv). b is (n,) or (n, nrhs); returns x, the same
     shape. dl, d, du and b are not modified."""

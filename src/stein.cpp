@@ -1,0 +1,100 @@
+// gpu_stein: argument checks and the CPU path (LAPACK DSTEIN). No GPU method yet (issue: the
+// eigenvectors on the GPU); the checks are the GPU method's too, so they are the whole contract.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "checks.hpp"
+#include "cpu_paths.hpp"
+#include "dispatch.hpp"
+#include "gpueig.h"
+#include "lapack.hpp"
+#include "scaling.hpp"
+
+namespace gpueig::cpu {
+
+int stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+          const int *isplit, double *z, int ldz, int *ifail) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  try {
+    std::vector<double> work(5 * static_cast<size_t>(n));  // DSTEIN: WORK(5N), IWORK(N)
+    std::vector<int> iwork(static_cast<size_t>(n));
+    int info = 0;
+    L->dstein(&n, d, e, &m, w, iblock, isplit, z, &ldz, work.data(), iwork.data(), ifail, &info);
+    return info < 0 ? GPUEIG_ERR_INTERNAL : info;  // the checks below are DSTEIN's and more
+  } catch (const std::bad_alloc &) {
+    return GPUEIG_ERR_MEMORY;
+  }
+}
+
+}  // namespace gpueig::cpu
+
+namespace {
+
+// DSTEIN's own checks of W and IBLOCK (INFO -5, -6), and what it takes on trust: every IBLOCK(j)
+// names a block of ISPLIT (1 <= IBLOCK(j), IBLOCK(M) <= N), and ISPLIT(1..IBLOCK(M)) ends blocks
+// that exist (increasing, within 1..N). DSTEIN reads outside its arrays without them.
+int check_blocks(int n, int m, const double *w, const int *iblock, const int *isplit) {
+  for (int64_t j = 1; j < m; ++j) {
+    if (iblock[j] < iblock[j - 1]) return -6;
+    if (iblock[j] == iblock[j - 1] && w[j] < w[j - 1]) return -5;
+  }
+  if (m == 0) return 0;
+  if (iblock[0] < 1 || iblock[m - 1] > n) return -6;
+  int prev = 0;
+  for (int64_t b = 0; b < iblock[m - 1]; ++b) {
+    if (isplit[b] <= prev || isplit[b] > n) return -7;
+    prev = isplit[b];
+  }
+  return 0;
+}
+
+// DSYEVX's range for the matrix it gives DSTEIN: max |T| within [sqrt(SMLNUM), min(sqrt(BIGNUM),
+// SAFMIN^(-1/4))], SMLNUM = SAFMIN / EPS. DSTEIN itself does not scale: given T with entries near
+// 1e300 its vectors are NaN, near 1e-290 its residuals 1e14 ulps (the zoo's "huge" and
+// "underflow" kinds). Eigenvectors do not change when T and W are scaled together.
+double stein_scale(int n, const double *d, const double *e) {
+  using namespace gpueig::scaling;
+  double tmax = 0;  // DLANST('M')
+  for (int64_t i = 0; i < n; ++i) tmax = std::max(tmax, std::fabs(d[i]));
+  for (int64_t i = 0; i + 1 < n; ++i) tmax = std::max(tmax, std::fabs(e[i]));
+  const double smlnum = kSafmin / kPrecision;
+  return power_of_two_into(tmax, std::sqrt(smlnum),
+                           std::min(std::sqrt(1 / smlnum), 1 / std::sqrt(std::sqrt(kSafmin))));
+}
+
+}  // namespace
+
+extern "C" int gpu_stein(int n, const double *d, const double *e, int m, const double *w,
+                         const int *iblock, const int *isplit, double *z, int ldz, int *ifail) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::stein, sizes({{"n", n}, {"m", m}}));
+    if (n < 0) return -1;
+    if (m < 0 || m > n) return -4;
+    if (ldz < max1(n)) return -9;
+    if (!all_finite(d, n)) return -2;
+    if (n > 1 && !all_finite(e, n - 1)) return -3;
+    if (!all_finite(w, m)) return -5;
+    if (const int bad = check_blocks(n, m, w, iblock, isplit)) return bad;
+    if (n == 0 || m == 0) return 0;
+
+    // T and W scaled together where DSYEVX would scale T (a power of two: exact, and the order of
+    // W kept); the vectors are those of T.
+    const double sigma = stein_scale(n, d, e);
+    std::vector<double> scaled;
+    if (sigma != 1) {
+      scaled.resize(size_t(n) + size_t(n) + size_t(m));
+      double *ds = scaled.data(), *es = ds + n, *ws = es + n;
+      for (int64_t i = 0; i < n; ++i) ds[i] = d[i] * sigma;
+      for (int64_t i = 0; i + 1 < n; ++i) es[i] = e[i] * sigma;
+      for (int64_t j = 0; j < m; ++j) ws[j] = w[j] * sigma;
+      d = ds, e = es, w = ws;
+    }
+    return run_on_cpu(call, Routine::stein, n,
+                      [&] { return cpu::stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail); });
+  });
+}
