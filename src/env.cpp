@@ -33,6 +33,8 @@ constexpr Variable kVariables[] = {
      false},
     {"GPUEIG_SHIM", "auto|serve", "LD_PRELOAD shim: serve by auto's crossovers, or serve always",
      false},
+    {"GPUEIG_SHIM_CROSSOVER_STERF", "an integer >= 0",
+     "LD_PRELOAD shim: dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection from this n", false},
     {"GPUEIG_SYTRD_METHOD", "two-stage|tree", "sytrd's GPU method (tree: the seed's, slower)",
      false},
     {"GPUEIG_SYTRD_CHUNK", "an integer >= 1", "sytrd: sweeps of bulge chasing per chunk", false},

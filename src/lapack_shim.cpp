@@ -43,8 +43,9 @@
 #include <vector>
 
 #include "env.hpp"
-#include "scaling.hpp"
 #include "gpueig.h"
+#include "scaling.hpp"
+#include "tuning.hpp"
 
 #ifndef GPUEIG_LAPACK_SONAME
 #define GPUEIG_LAPACK_SONAME "liblapack.so.3"
@@ -333,14 +334,41 @@ Verdict decide(Lib r, long long size) {
   return {false, nullptr, kLibNames[static_cast<int>(r)], nullptr, size};
 }
 
-// The first of two routines that would serve (the eigenvalue path: reduction or bisection).
-Verdict decide_either(Lib first, Lib second, long long size) {
-  const Verdict a = decide(first, size);
+// Bisection in place of DSTERF (dsterf_, and the eigenvalues of dsyev(d)_'s T). On one processor
+// QR is about 20 times faster than bisection for all eigenvalues, so libgpueig's stebz crossover
+// (measured against DSTEBZ) is not the one that counts here: the GPU's bisection must beat the
+// program's DSTERF, from GPUEIG_SHIM_CROSSOVER_STERF on (src/tuning.hpp).
+int64_t sterf_crossover() {
+  static const int64_t x =
+      gpueig::env::integer("GPUEIG_SHIM_CROSSOVER_STERF", gpueig::tuning::kShimCrossoverSterf);
+  return x;
+}
+const char *below_sterf_crossover() {
+  static const std::string why =
+      "n below GPUEIG_SHIM_CROSSOVER_STERF = " + std::to_string(sterf_crossover()) +
+      ", where the LAPACK's DSTERF beats bisection on the GPU";
+  return why.c_str();
+}
+
+Verdict decide_bisection(long long n) {
+  const Verdict v = decide(Lib::stebz, n);
+  if (!v.serve || serve_everything() || n >= sterf_crossover()) return v;
+  return forward_because(below_sterf_crossover());
+}
+
+// dsyev(d)_ with JOBZ = 'N': served where the reduction or the bisection in place of DSTERF would
+// run on the GPU.
+Verdict decide_symmetric_values(long long n) {
+  const Verdict a = decide(Lib::sytrd, n);
   if (a.serve || a.fixed) return a;
-  const Verdict b = decide(second, size);
+  const Verdict b = decide_bisection(n);
   if (b.serve) return b;
-  return {false, nullptr, kLibNames[static_cast<int>(first)], kLibNames[static_cast<int>(second)],
-          size};
+  Verdict both{false, nullptr, kLibNames[static_cast<int>(Lib::sytrd)],
+               b.fixed ? nullptr : kLibNames[static_cast<int>(Lib::stebz)], n};
+  if (b.fixed)
+    both.note =
+        b.fixed == below_sterf_crossover() ? "; bisection: below GPUEIG_SHIM_CROSSOVER_STERF" : "";
+  return both;
 }
 
 constexpr const char *kTooWide = "64-bit INTEGER values beyond the 32-bit range";
@@ -480,7 +508,7 @@ int symmetric_values(char uplo, int n, double *a, int lda, double *w, const Ster
   double q = 0;
   if (gpu_sytrd_givens('N', uplo, n, r, ldr, d.data(), e.data(), &q, 1) != 0) return kNotServed;
   int info = 0;
-  if (!(decide(Lib::stebz, n).serve && all_eigenvalues(n, d.data(), e.data(), w))) {
+  if (!(decide_bisection(n).serve && all_eigenvalues(n, d.data(), e.data(), w))) {
     info = sterf(n, d.data(), e.data());  // DSTERF scales T itself
     if (info == 0) std::copy(d.begin(), d.end(), w);
   }
@@ -694,9 +722,9 @@ void shim_dsterf(const void *caller, const Int *n, double *d, double *e, Int *in
         Verdict v = !fits_int(*n) ? forward_because(kTooWide)
                     : *n <= 0     ? forward_because(*n == 0 ? "nothing to compute"
                                                             : "invalid N, LAPACK reports it")
-                                  : decide(Lib::stebz, *n);
+                                  : decide_bisection(*n);
         if (!v.serve) {
-          if (*n > 0 && fits_int(*n)) v.note = " (there LAPACK's QR is faster than bisection)";
+          if (!v.fixed) v.note = " (there LAPACK's QR is faster than bisection)";
           log_forwarded(name, what, v);
         } else if (serve_sterf(int(*n), d, e)) {
           *info = 0;
@@ -727,7 +755,7 @@ Verdict values_only_verdict(const char *jobz, const char *uplo, const Int *n, co
   if (!(is(*uplo, 'U') || is(*uplo, 'L')) || *n < 0 || *lda < std::max<Int>(*n, 1) || !enough(*n))
     return forward_because("invalid argument, LAPACK reports it");
   if (*n == 0) return forward_because("nothing to compute");
-  return decide_either(Lib::sytrd, Lib::stebz, *n);
+  return decide_symmetric_values(*n);
 }
 
 // DSTERF in the family V, found beside `real` (the caller's own dsyev or dsyevd), as

@@ -41,6 +41,14 @@ constexpr int64_t kCrossoverSytrd = 1024;
 // 6.3-7.9 ms).
 constexpr int64_t kCrossoverToeplitz = 1024;
 
+// --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
+// dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.
+// PROVISIONAL, from measurements taken apart, until tools/shim-bench.sh's dsterf rows run on the
+// GPU machine: GPU bisection, all eigenvalues, host call 0.048 ms at n = 32 (gpueig_bench, H100,
+// 2026-11-21), about n/32 times that to n = 1024; DSTERF 0.019 / 0.059 / 0.22 / 0.87 ms at
+// n = 32 / 64 / 128 / 256 (shim_bench on the 2-core CI machine, 2026-11-25).
+constexpr int64_t kShimCrossoverSterf = 128;
+
 // --- device memory -------------------------------------------------------------------------
 // The library's memory pool keeps this much between calls (cudaMemPoolAttrReleaseThreshold):
 // the workspace of every call up to about n = 4000 (sytrd with Q, getrf) is then reused instead
