@@ -337,10 +337,14 @@ Verdict decide(Lib r, long long size) {
 // Bisection in place of DSTERF (dsterf_, and the eigenvalues of dsyev(d)_'s T). On one processor
 // QR is about 20 times faster than bisection for all eigenvalues, so libgpueig's stebz crossover
 // (measured against DSTEBZ) is not the one that counts here: the GPU's bisection must beat the
-// program's DSTERF, from GPUEIG_SHIM_CROSSOVER_STERF on (src/tuning.hpp).
+// program's DSTERF, from GPUEIG_SHIM_CROSSOVER_STERF on (src/tuning.hpp). Under the forced
+// policy GPUEIG_BACKEND=gpu no crossover applies, this one included: every call runs where asked.
 int64_t sterf_crossover() {
-  static const int64_t x =
-      gpueig::env::integer("GPUEIG_SHIM_CROSSOVER_STERF", gpueig::tuning::kShimCrossoverSterf);
+  static const int64_t x = [] {
+    const char *why = gpueig_backend_reason("stebz", 1);
+    if (why && std::strcmp(why, "policy gpu") == 0) return int64_t(0);
+    return gpueig::env::integer("GPUEIG_SHIM_CROSSOVER_STERF", gpueig::tuning::kShimCrossoverSterf);
+  }();
   return x;
 }
 const char *below_sterf_crossover() {

@@ -30,9 +30,11 @@ constexpr int64_t kCrossoverStebz = 32;
 // getrf (square), 2026-11-21: GPU faster at every size swept, from 128 (0.41 vs 0.58 ms) to 2048
 // (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU.
 constexpr int64_t kCrossoverGetrf = 128;
-// gesv: not swept on its own. Its GPU work is getrf's (the O(n^3) factorization); the solve is
-// DGETRS on the host in both backends (O(n^2 nrhs)), so getrf's crossover holds.
-constexpr int64_t kCrossoverGesv = kCrossoverGetrf;
+// gesv (host call, NRHS = 1, against OpenBLAS DGESV with 16 threads; tools/shim-bench.sh, H100,
+// 2026-11-25): the program's DGESV is much faster than its DGETRF at small n (0.21 vs 0.70 ms at
+// n = 128), so getrf's crossover does not hold: GPU 0.51 vs 0.21 ms at n = 128, 1.03 vs 0.99 ms at
+// 256 (even), 2.39 vs 5.66 ms at 512.
+constexpr int64_t kCrossoverGesv = 512;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
 constexpr int64_t kCrossoverSytrd = 1024;
@@ -43,11 +45,10 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.
-// PROVISIONAL, from measurements taken apart, until tools/shim-bench.sh's dsterf rows run on the
-// GPU machine: GPU bisection, all eigenvalues, host call 0.048 ms at n = 32 (gpueig_bench, H100,
-// 2026-11-21), about n/32 times that to n = 1024; DSTERF 0.019 / 0.059 / 0.22 / 0.87 ms at
-// n = 32 / 64 / 128 / 256 (shim_bench on the 2-core CI machine, 2026-11-25).
-constexpr int64_t kShimCrossoverSterf = 128;
+// tools/shim-bench.sh on the H100 with OpenBLAS DSTERF (16 threads), 2026-11-25: GPU bisection
+// (dstebz_ served, all eigenvalues) 0.087 ms at n = 64 against DSTERF's 0.106 ms; 0.066 against
+// 0.034 ms at n = 32; at n = 128 dsterf_ served 0.106 against 0.374 ms.
+constexpr int64_t kShimCrossoverSterf = 64;
 
 // --- device memory -------------------------------------------------------------------------
 // The library's memory pool keeps this much between calls (cudaMemPoolAttrReleaseThreshold):

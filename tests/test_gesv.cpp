@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -70,6 +71,22 @@ double bound(const std::string &kind, double lapack_ratio) {
                                     : ratios::kThreshold;
 }
 
+// A rank-deficient matrix is singular only in exact arithmetic: whether elimination leaves an
+// exact zero pivot or one of rounding size depends on the order of the operations (DGETRF's
+// right-looking updates, our Crout sums), so either may report U(k,k) = 0 where the other does
+// not. Anywhere else INFO must be LAPACK's; there, the pivot the other factorization kept at the
+// first disagreeing k must be of rounding size: |U(k,k)| <= 30 n eps ||A||_1.
+void expect_rounding_sized_pivot(const std::string &kind, int n, const Problem &p, const Vec &lu,
+                                 int info, const Vec &lu_ref, int info_ref) {
+  ASSERT_EQ(kind, "rank_deficient") << "INFO " << info << ", dgesv's " << info_ref;
+  const bool ours_kept = info == 0 || (info_ref > 0 && info_ref < info);
+  const int k = ours_kept ? info_ref : info;  // 1-based
+  const double kept = (ours_kept ? lu : lu_ref)[(k - 1) + size_t(k - 1) * p.lda];
+  EXPECT_LE(std::fabs(kept), ratios::kThreshold * n * DBL_EPSILON * ratios::norm1(n, n, p.a.data(), p.lda))
+      << (ours_kept ? "ours" : "dgesv's") << " U(" << k << "," << k << ") = " << kept << "; INFO "
+      << info << ", dgesv's " << info_ref;
+}
+
 class SolveTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(gpueig_set_backend(GPUEIG_TEST_BACKEND), 0); }
@@ -93,7 +110,7 @@ TEST_P(GesvZoo, MatchesDgesv) {
   const std::string backend = gpueig_last_backend();
   SCOPED_TRACE(kind + " n=" + std::to_string(n) + " nrhs=" + std::to_string(nrhs) +
                " backend=" + backend);
-  ASSERT_EQ(info, info_ref);
+  if (info != info_ref) expect_rounding_sized_pivot(kind, n, p, lu, info, lu_ref, info_ref);
   // auto's crossover does not apply under the forced policy: every call runs where asked.
   EXPECT_EQ(backend, kOnGpu ? "gpu" : "cpu");
   EXPECT_EQ(ipiv[n], -7) << "IPIV written beyond N";
@@ -137,7 +154,7 @@ TEST_P(GesvZoo, GetrsMatchesDgetrs) {
 
 std::vector<int> orders() {
   std::vector<int> out = zoo::dense_sizes();
-  out.push_back(300);  // above auto's crossover (128), where the shim serves dgesv_
+  out.push_back(600);  // above auto's crossover (512), where the shim serves dgesv_
   return out;
 }
 

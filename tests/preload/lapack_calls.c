@@ -68,9 +68,9 @@ int main(int argc, char **argv) {
     print_values("x[0..3]", rhs, 4);
   }
 
-  /* dgesv: n = 300 (above auto's crossover: the GPU factors it where there is one), 3 rhs */
+  /* dgesv: n = 600 (above auto's crossover: the GPU factors it where there is one), 3 rhs */
   {
-    int ns = 300, three = 3;
+    int ns = 600, three = 3;
     double *g = malloc(sizeof(double) * ns * ns), *x = malloc(sizeof(double) * ns * 3);
     int *p = malloc(sizeof(int) * ns);
     for (int k = 0; k < ns * ns; ++k) g[k] = next();

@@ -35,8 +35,8 @@ program lapack_calls
     print '("dgetrs TRANS=", a, " info=", i0, " x(1:4)=", 4es16.8)', trans(t), info, rhs(1:4, 1)
   end do
 
-  ! dgesv: n = 300 (above auto's crossover: the GPU factors it where there is one), 3 rhs
-  n = 300
+  ! dgesv: n = 600 (above auto's crossover: the GPU factors it where there is one), 3 rhs
+  n = 600
   deallocate(rhs)
   allocate(g(n, n), rhs(n, 3), p(n))
   do j = 1, n

@@ -1,6 +1,7 @@
 """NumPy and SciPy run a set of LAPACK calls without the shim and under
 LD_PRELOAD=libgpueig_lapack.so in several modes. Under the shim nothing may abort; a call the shim
-forwarded must give bit-identical results (the same LAPACK is underneath), a call it served must
+forwarded must give bit-identical results (the same LAPACK is underneath; lu_solve on factors
+that the shim served is judged by its residual instead), a call it served must
 be within LAPACK's test ratios (threshold 30), and each call must show in GPUEIG_VERBOSE's log as
 intercepted. Two flavors:
   system: Debian's python3-numpy/python3-scipy, extension modules that load the system LAPACK
@@ -28,7 +29,7 @@ CALLS = {
     "np.linalg.eigvalsh tiny": ("np.linalg.eigvalsh(A * 1e-200)", "dsyevd"),
     "np.linalg.eigh": ("np.linalg.eigh(A)[0]", "dsyevd"),
     "np.linalg.solve": ("np.linalg.solve(B, R)", "dgesv"),
-    "np.linalg.solve n=300": ("np.linalg.solve(B3, R3)", "dgesv"),
+    "np.linalg.solve n=600": ("np.linalg.solve(B3, R3)", "dgesv"),
     "scipy.linalg.eigvalsh ev": ("sl.eigvalsh(A, driver='ev')", "dsyev"),
     "scipy.linalg.eigvalsh evd": ("sl.eigvalsh(A, driver='evd')", "dsyevd"),
     "scipy.linalg.lu_factor": ("sl.lu_factor(B)", "dgetrf"),
@@ -41,7 +42,7 @@ CALLS = {
         "sl.eigvalsh_tridiagonal(d * 1e-160, e * 1e-160, lapack_driver='sterf')", "dsterf"),
 }
 # Solutions are checked by their residual: (matrix, right-hand side, transposed) per call.
-SOLVES = {"np.linalg.solve": ("B", "R", False), "np.linalg.solve n=300": ("B3", "R3", False),
+SOLVES = {"np.linalg.solve": ("B", "R", False), "np.linalg.solve n=600": ("B3", "R3", False),
           "scipy.linalg.lu_solve": ("B", "R", False), "scipy.linalg.lu_solve trans": ("B", "R", True)}
 MODES = {
     "auto": {},
@@ -63,7 +64,7 @@ def inputs():
                     np.r_[rng.uniform(-1, 1, n - 1), 0]])
     rhs = rng.uniform(-1, 1, n)
     R = rng.uniform(-1, 1, (n, 3))
-    B3, R3 = rng.uniform(-1, 1, (300, 300)), rng.uniform(-1, 1, (300, 2))
+    B3, R3 = rng.uniform(-1, 1, (600, 600)), rng.uniform(-1, 1, (600, 2))
     return dict(A=A, B=B, d=d, e=e, AB=AB, rhs=rhs, R=R, B3=B3, R3=R3)
 
 
@@ -133,6 +134,15 @@ def accuracy_ok(name, got, ref):
     return ratio <= 30, f"eigenvalue/solution ratio {ratio:.3g}"
 
 
+def inputs_served(logs, name):
+    """lu_solve runs on lu_factor's factors: where the shim served that lu_factor, a forwarded
+    dgetrs_ solves with other (equally accurate) factors than the plain run's, so it is judged by
+    its residual, as a served call is."""
+    if not name.startswith("scipy.linalg.lu_solve"):
+        return False
+    return any("-> libgpueig" in l for l in logs.get("lu_factor for lu_solve", []))
+
+
 def main():
     if sys.argv[1:2] == ["--child"]:
         return child()
@@ -183,7 +193,7 @@ def main():
             if not any(names.match(l) for l in lines):
                 print(f"[{mode}] {name}: {routine} was not intercepted; log: {lines}")
                 failures += 1
-            elif not served:
+            elif not served and not inputs_served(logs, name):
                 if got[name] != ref[name]:
                     print(f"[{mode}] {name}: forwarded, but not bit-identical to the plain run")
                     failures += 1

@@ -33,7 +33,7 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
   endif()
   # Every call reaches the shim and its line says where it went.
   foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
-               "dgesv_ n=300 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
+               "dgesv_ n=600 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
                "dsterf_ n=200" "dsyevd_ n=60 JOBZ=V" "dsyev_ n=60 JOBZ=N" "dsyevd_ n=60 JOBZ=N"
                "dgetrf_ m=-1 n=1")
     if(NOT err MATCHES "gpueig-lapack: ${call} -> ")
@@ -49,7 +49,7 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
   endforeach()
   if(mode MATCHES "GPUEIG_BACKEND=cpu" AND NOT mode MATCHES "SERVE")
     # The policy keeps every call on the program's own LAPACK, and the log says so.
-    foreach(call "dgetrf_ m=40 n=40" "dgesv_ n=300 nrhs=3" "dstebz_ n=200 RANGE=I ORDER=E")
+    foreach(call "dgetrf_ m=40 n=40" "dgesv_ n=600 nrhs=3" "dstebz_ n=200 RANGE=I ORDER=E")
       if(NOT err MATCHES "gpueig-lapack: ${call} -> LAPACK \\(forwarded: libgpueig's [a-z]+ would run on the CPU: policy cpu\\)")
         message(FATAL_ERROR "'${call}' was not forwarded for policy cpu, or not said so")
       endif()
@@ -60,7 +60,7 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
   endif()
   if(mode MATCHES "SERVE")
     foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
-                 "dgesv_ n=300 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
+                 "dgesv_ n=600 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
                  "dsterf_ n=200" "dsyevd_ n=60 JOBZ=N" "dsyev_ n=60 JOBZ=N")
       if(NOT err MATCHES "gpueig-lapack: ${call} -> libgpueig")
         message(FATAL_ERROR "'${call}' was not served by libgpueig with GPUEIG_SHIM=serve")
