@@ -4,7 +4,13 @@
 # Sets GPUEIG_LAPACK_LIBRARY (the library whose SONAME is taken), GPUEIG_LAPACK_LIBRARIES (all to
 # link: Reference LAPACK needs its separate BLAS, e.g. for the test ratios' dgemm_) and
 # GPUEIG_LAPACK_SONAME.
-find_library(GPUEIG_OPENBLAS_LIBRARY NAMES openblas)
+# GPUEIG_LAPACK_VENDOR=generic takes Reference LAPACK with its separate BLAS even where OpenBLAS is installed
+# (CI builds that way too, so that any LAPACK keeps building and passing).
+if(GPUEIG_LAPACK_VENDOR STREQUAL "generic")
+  set(BLA_VENDOR Generic)
+else()
+  find_library(GPUEIG_OPENBLAS_LIBRARY NAMES openblas)
+endif()
 if(GPUEIG_OPENBLAS_LIBRARY)
   set(GPUEIG_LAPACK_LIBRARY "${GPUEIG_OPENBLAS_LIBRARY}")
   set(GPUEIG_LAPACK_LIBRARIES "${GPUEIG_OPENBLAS_LIBRARY}")

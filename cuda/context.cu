@@ -1,4 +1,5 @@
 #include "context.hpp"
+#include "cublas_loader.hpp"
 
 #include <atomic>
 #include <climits>
@@ -232,7 +233,7 @@ Status Context::get(Context *&out) {
 
 Context::~Context() {
   // Runs at thread exit; after a lost device the calls below fail harmlessly.
-  if (blas_) cublasDestroy(blas_);
+  if (blas_) cublas_api(nullptr)->destroy(blas_);  // blas_ exists only where cuBLAS loaded
   if (ring_.base) {
     cudaStreamSynchronize(stream_);
     if (copy_) cudaStreamSynchronize(copy_);
@@ -280,11 +281,14 @@ Status Context::blas(cublasHandle_t *handle) {
   if (fault::fires(fault::Kind::blas))
     return Status::fail(Status::device_error, "cublasCreate: CUBLAS_STATUS_NOT_INITIALIZED (injected)");
   if (!blas_) {
-    if (cublasCreate(&blas_) != CUBLAS_STATUS_SUCCESS) {
+    std::string why;
+    const CublasApi *api = cublas_api(&why);
+    if (!api) return Status::fail(Status::device_error, why);
+    if (api->create(&blas_) != CUBLAS_STATUS_SUCCESS) {
       blas_ = nullptr;
       return Status::fail(Status::device_error, "cublasCreate failed");
     }
-    cublasSetStream(blas_, stream_);
+    api->set_stream(blas_, stream_);
   }
   *handle = blas_;
   return Status::success();

@@ -33,6 +33,7 @@
 #include "context.hpp"
 #include "device_util.hpp"
 #include "getrf.hpp"
+#include "cublas_loader.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -464,7 +465,7 @@ struct Driver {
                     const double *B, int64_t ldb, double *C, int64_t ldc) const {
     if (m == 0 || n == 0 || k == 0) return Status::success();
     const double minus = -1.0, one = 1.0;
-    const cublasStatus_t r = cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k),
+    const cublasStatus_t r = cublas_api(nullptr)->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k),
                                          &minus, A, int(lda), B, int(ldb), &one, C, int(ldc));
     return r == CUBLAS_STATUS_SUCCESS ? Status::success()
                                       : Status::fail(Status::device_error, "cublasDgemm failed");
@@ -476,7 +477,7 @@ struct Driver {
     if (m == 0 || n == 0) return Status::success();
     const double one = 1.0;
     const cublasStatus_t r =
-        cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+        cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
                     CUBLAS_DIAG_UNIT, int(m), int(n), &one, L, int(ldl), B, int(ldb));
     return r == CUBLAS_STATUS_SUCCESS ? Status::success()
                                       : Status::fail(Status::device_error, "cublasDtrsm failed");

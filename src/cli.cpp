@@ -1,6 +1,7 @@
 // `gpueig`: the command-line program.
 //   gpueig info   build and run-time state (version, CUDA, devices, policy, crossovers)
 //   gpueig demo   runs all five routines on problems with known answers and checks them
+//   gpueig --help the commands, the other ways in (API, LD_PRELOAD, Python), every variable
 // Uses only the public API, as any application would.
 #include <chrono>
 #include <cmath>
@@ -21,12 +22,29 @@ struct Outcome {
   bool ok;
   std::string detail;
   std::string backend;  // where the routine under test ran (empty: the last call's backend)
+  int info = 0;         // the routine's INFO: a library condition (<= -1000) means it did not run
 };
+
+// What a library condition means to someone running the demo (the outputs are then meaningless
+// and are not printed).
+std::string not_run(int info) {
+  switch (info) {
+    case GPUEIG_ERR_DEVICE:
+      return "not run: no GPU could run it (GPUEIG_ERR_DEVICE; GPUEIG_BACKEND=gpu forbids the CPU)";
+    case GPUEIG_ERR_LAPACK:
+      return "not run: the CPU backend could not load its LAPACK (GPUEIG_ERR_LAPACK)";
+    case GPUEIG_ERR_MEMORY:
+      return "not run: out of host memory (GPUEIG_ERR_MEMORY)";
+    default:
+      return "not run: library error INFO = " + std::to_string(info);
+  }
+}
 
 // Runs one demo problem, prints one line, and returns whether its check passed.
 bool run_demo(const char *routine, const char *problem, const std::function<Outcome()> &body) {
   auto t0 = std::chrono::steady_clock::now();
   Outcome r = body();
+  if (r.info <= -1000) r = {false, not_run(r.info), r.backend, r.info};
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-17s %-44s backend=%-4s %9.3f ms  %s  %s\n", routine, problem,
               r.backend.empty() ? gpueig_last_backend() : r.backend.c_str(), ms,
@@ -69,8 +87,9 @@ Outcome demo_gtsv() {
   }
   // Forward error bound: cond(A) ~ 4 (n+1)^2 / pi^2 times a small multiple of eps.
   double bound = 30 * 4.0 * (n + 1.0) * (n + 1.0) / (kPi * kPi) * kEps;
-  return {info == 0 && err <= bound, "info=" + std::to_string(info) +
-                                          fmt(" max rel err %.1e", err) + fmt(" (bound %.1e)", bound)};
+  return {info == 0 && err <= bound,
+          "info=" + std::to_string(info) + fmt(" max rel err %.1e", err) + fmt(" (bound %.1e)", bound),
+          "", info};
 }
 
 Outcome demo_stebz() {
@@ -82,7 +101,8 @@ Outcome demo_stebz() {
                        iblock.data(), isplit.data());
   double err = max_abs_diff(w.data(), tridiagonal_toeplitz_eigenvalues(n, 2.0, 1.0));
   return {info == 0 && m == n && err <= 30 * n * kEps * 4,
-          "info=" + std::to_string(info) + " m=" + std::to_string(m) + fmt(" max err %.1e", err)};
+          "info=" + std::to_string(info) + " m=" + std::to_string(m) + fmt(" max err %.1e", err), "",
+          info};
 }
 
 // The Pascal matrix P(i,j) = C(i+j, i) has determinant 1.
@@ -96,7 +116,7 @@ Outcome demo_getrf() {
   double det = 1;
   for (int i = 0; i < n; ++i) det *= (ipiv[i] != i + 1 ? -1.0 : 1.0) * a[i + i * n];
   return {info == 0 && std::fabs(det - 1.0) <= 1e-6,
-          "info=" + std::to_string(info) + fmt(" det(Pascal_10) = %.12f (exact 1)", det)};
+          "info=" + std::to_string(info) + fmt(" det(Pascal_10) = %.12f (exact 1)", det), "", info};
 }
 
 // A = H diag(1..n) H with the Householder reflector H = I - 2 v v'/(v'v), v = (1, 2, ..., n):
@@ -124,7 +144,8 @@ Outcome demo_sytrd() {
   for (int i = 0; i < n; ++i) exact[i] = i + 1.0;
   double err = max_abs_diff(w.data(), exact);
   return {info == 0 && info2 == 0 && m == n && err <= 30 * n * n * kEps,
-          "info=" + std::to_string(info) + fmt(" eig(T) vs 1..n: max err %.1e", err), backend};
+          "info=" + std::to_string(info) + fmt(" eig(T) vs 1..n: max err %.1e", err), backend,
+          info <= -1000 ? info : info2};
 }
 
 Outcome demo_toeplitz() {
@@ -153,7 +174,8 @@ Outcome demo_toeplitz() {
   }
   double kerr = std::fmax(std::fabs(tr - n) / n, std::fabs(sq - fro2) / fro2);
   return {info == 0 && info2 == 0 && m == n && mk == n && err <= 30 * n * kEps * 4 && kerr <= 1e-12,
-          fmt("tridiag(-1,2,-1) max err %.1e;", err) + fmt(" KMS(0.5) trace/Frobenius rel err %.1e", kerr)};
+          fmt("tridiag(-1,2,-1) max err %.1e;", err) + fmt(" KMS(0.5) trace/Frobenius rel err %.1e", kerr),
+          "", info <= -1000 ? info : info2};
 }
 
 int demo() {
@@ -171,10 +193,32 @@ int demo() {
 
 int usage(FILE *f) {
   std::fprintf(f,
-               "usage: gpueig info | demo\n"
+               "usage: gpueig info | demo | --help\n"
                "  info  version, CUDA build, devices, backend policy and crossover sizes\n"
                "  demo  run all five routines on problems with known answers\n"
-               "environment: GPUEIG_BACKEND=auto|gpu|cpu  GPUEIG_DEVICE=N  GPUEIG_VERBOSE=1\n");
+               "Other ways in:\n"
+               "  C/C++/Fortran  #include <gpueig.h> (gpueig::gpueig in CMake, pkg-config gpueig),\n"
+               "                 Fortran: use gpueig (module from the build)\n"
+               "  LD_PRELOAD     LD_PRELOAD=<libdir>/libgpueig_lapack.so program  (serves dgesv_,\n"
+               "                 dgetrf_, dgtsv_, dstebz_, dsterf_, dsyev(d)_ JOBZ=N; the rest goes to\n"
+               "                 the program's own LAPACK)\n"
+               "  Python         pip install ./bindings/python; import gpueig\n"
+               "Environment (gpueig info prints their values):\n");
+  // The one list of variables, as the library states it (src/env.cpp).
+  const std::string info = gpueig_info();
+  const size_t at = info.find("environment:\n");
+  if (at != std::string::npos) {
+    size_t line = at + std::strlen("environment:\n");
+    while (line < info.size() && info.compare(line, 2, "  ") == 0) {
+      const size_t end = info.find('\n', line);
+      std::string text = info.substr(line, end == std::string::npos ? std::string::npos : end - line);
+      const size_t unset = text.find(" (unset)");
+      if (unset != std::string::npos) text.erase(unset, std::strlen(" (unset)"));
+      std::fprintf(f, "%s\n", text.c_str());
+      if (end == std::string::npos) break;
+      line = end + 1;
+    }
+  }
   return f == stderr ? 2 : 0;
 }
 

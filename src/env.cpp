@@ -42,6 +42,9 @@ constexpr Variable kVariables[] = {
      false},
     {"GPUEIG_FAULT_INJECT", "alloc|launch|blas|no_device|lost|download|gpu_throw|cpu_throw[@k]",
      "fails the k-th such event of every call (src/fault.hpp)", true},
+    {"GPUEIG_TOEPLITZ_ORTHO_LIMIT", "an integer >= 0",
+     "toeplitz vectors: a half's DSYEVR subset above this orthogonality ratio is recomputed by "
+     "DSYEVD (default 15; 0: every subset)", true},
     {"GPUEIG_FAKE_DEVICE", "0|1", "GPU halves run by LAPACK on the host (src/fake_device.cpp)",
      true},
 };

@@ -26,6 +26,7 @@
 #include "checks.hpp"
 #include "cpu_paths.hpp"
 #include "dispatch.hpp"
+#include "env.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
@@ -143,17 +144,68 @@ int solve_half_dsyevr(const lapack::Table &L, char range, double vl, double vu, 
   return inner(info);
 }
 
+// ||I - Z'Z||_1 / (size ulp) of the half's hb.m vectors: LAPACK's orthogonality ratio (DSYT22's).
+double half_orthogonality(const lapack::Table &L, const Half &hb) {
+  if (hb.m == 0) return 0;
+  int n = static_cast<int>(hb.size), m = hb.m;
+  std::vector<double> g(static_cast<size_t>(m) * m);
+  const double one = 1, zero = 0;
+  L.dgemm("T", "N", &m, &m, &n, &one, hb.z.data(), &n, hb.z.data(), &n, &zero, g.data(), &m, 1, 1);
+  double worst = 0;
+  for (int j = 0; j < m; ++j) {
+    double col = 0;
+    for (int i = 0; i < m; ++i) col += std::fabs((i == j ? 1.0 : 0.0) - g[i + static_cast<size_t>(j) * m]);
+    if (!(col <= worst)) worst = col;  // NaN propagates
+  }
+  return worst / (n * std::numeric_limits<double>::epsilon());
+}
+
+// A subset's vectors from DSYEVR (MRRR) above this orthogonality ratio are recomputed by DSYEVD.
+// The lifted vectors of T have about half the half block's ratio (T's order is twice the half's),
+// so 15 keeps T's ratio near 7.5, a quarter of LAPACK's threshold of 30. MRRR's vectors on tight
+// clusters reach it: the prolate matrix of order 127, RANGE 'I', with Reference LAPACK 3.11 and
+// minimal workspace gave T a ratio of 30.3 (2026-11-25). GPUEIG_TOEPLITZ_ORTHO_LIMIT (test-only)
+// lowers it (0: every subset recomputed, so that the tests reach the recomputation).
+double half_orthogonality_limit() {
+  static const double limit = static_cast<double>(env::integer("GPUEIG_TOEPLITZ_ORTHO_LIMIT", 15));
+  return limit;
+}
+
+// A subset (RANGE 'V' or 'I') from all of DSYEVD's eigenpairs, as DSYEVR would have chosen it:
+// the eigenvalues in (VL, VU], or the first min(IU, size).
+void keep_subset(char range, double vl, double vu, int iu, Half &hb) {
+  const int64_t n = hb.size;
+  int64_t first = 0, last = std::min<int64_t>(iu, n);  // [first, last)
+  if (lsame(range, 'V')) {
+    first = std::upper_bound(hb.w.begin(), hb.w.begin() + n, vl) - hb.w.begin();
+    last = std::upper_bound(hb.w.begin(), hb.w.begin() + n, vu) - hb.w.begin();
+  }
+  last = std::max(first, last);
+  std::copy(hb.w.begin() + first, hb.w.begin() + last, hb.w.begin());
+  std::copy(hb.z.begin() + first * n, hb.z.begin() + last * n, hb.z.begin());
+  hb.m = static_cast<int>(last - first);
+}
+
 int solve_half(const lapack::Table &L, char range, double vl, double vu, int iu, double abstol,
                Half &hb) {
   hb.m = 0;
   if (hb.size == 0) return 0;
   hb.w.assign(hb.size, 0.0);
-  if (lsame(range, 'A')) {
-    int info = 0;
-    if (solve_half_dsyevd(L, hb, info)) return inner(info);
-    // DSYEVD's workspace is beyond an LP64 INTEGER: all of the spectrum by DSYEVR instead.
-  }
-  return solve_half_dsyevr(L, range, vl, vu, iu, abstol, hb);
+  int info = 0;
+  if (lsame(range, 'A') && solve_half_dsyevd(L, hb, info)) return inner(info);
+  // A subset by DSYEVR (or all of it where DSYEVD's workspace is beyond an LP64 INTEGER). MRRR
+  // can lose orthogonality on tight clusters: checked, and recomputed by DSYEVD where it did.
+  const std::vector<double> block = lsame(range, 'A') ? std::vector<double>() : hb.h;
+  info = solve_half_dsyevr(L, range, vl, vu, iu, abstol, hb);
+  const double limit = half_orthogonality_limit();
+  if (info != 0 || block.empty() || (limit > 0 && half_orthogonality(L, hb) <= limit)) return info;
+  hb.h = block;
+  // A half of order 32767 or more (T of order 65534 or more with vectors: 34 GB for Z alone):
+  // DSYEVD's workspace does not fit LP64, and DSYEVR's vectors are what there is.
+  if (!solve_half_dsyevd(L, hb, info)) return 0;
+  if (info != 0) return inner(info);
+  keep_subset(range, vl, vu, iu, hb);
+  return 0;
 }
 
 // DSYEVR's scaling, by a power of two (exact): max|t| above RMAX = sqrt(EPS/SAFMIN) is brought

@@ -28,6 +28,6 @@ if(NOT rc EQUAL 0)
 endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run(${CC} ${SOURCE_DIR}/consumer.c ${flags} -lm -o ${WORK_DIR}/consumer_pc)
-string(REGEX MATCH "-L([^ ;]+)" _ "${flags}")
-set(ENV{LD_LIBRARY_PATH} ${CMAKE_MATCH_1})
+# No LD_LIBRARY_PATH: the .pc's run path must find libgpueig.so.0.
+unset(ENV{LD_LIBRARY_PATH})
 run(${WORK_DIR}/consumer_pc)

@@ -8,9 +8,10 @@
 set -euo pipefail
 # python3-numpy and python3-scipy: the distribution's NumPy/SciPy, on the system LAPACK, which the
 # LD_PRELOAD shim's test runs under libgpueig_lapack.so.
-# clang and libclang-rt-14-dev: libFuzzer and the sanitizer runtimes of the fuzzing stage
+# liblapack-dev and libblas-dev: Reference LAPACK and BLAS, which tools/reference-lapack.sh builds
+# and tests against. clang and libclang-rt-14-dev: libFuzzer and the sanitizer runtimes of the fuzzing stage
 # (tools/fuzz.sh, tests/fuzz/).
-packages=(g++ gfortran make cmake pkg-config libopenblas-dev liblapacke-dev libgtest-dev
+packages=(g++ gfortran make cmake pkg-config libopenblas-dev liblapacke-dev liblapack-dev libblas-dev libgtest-dev
           python3 python3-venv python3-pip python3-numpy python3-scipy clang libclang-rt-14-dev)
 
 sudo=""

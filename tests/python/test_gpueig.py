@@ -296,6 +296,52 @@ def test_toeplitz_rejects_nan():
 
 
 # ---------------------------------------------------------------- argument types and ranges
+class _FakeCudaArray:
+    """Stands for a CuPy array or a Numba device array: GPU memory, no NumPy conversion."""
+    shape, dtype = (4,), np.dtype(np.float64)
+    __cuda_array_interface__ = {"shape": (4,), "typestr": "<f8", "data": (0, False), "version": 3}
+
+
+class _FakeDlpackCuda:
+    """Stands for a PyTorch CUDA tensor: DLPack device kDLCUDA (2)."""
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __array__(self, *args, **kwargs):  # torch raises here for CUDA tensors; never reached
+        raise AssertionError("converted a GPU array to NumPy")
+
+
+@pytest.mark.parametrize("gpu_array", [_FakeCudaArray, _FakeDlpackCuda])
+def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
+    d, e = tridiagonal(4)
+    a = rng.uniform(-1, 1, (4, 4))
+    calls = [lambda g: gpueig.stebz(g, e), lambda g: gpueig.gtsv(e[:3], d, e[:3], g),
+             lambda g: gpueig.gesv(a, g), lambda g: gpueig.getrf(g),
+             lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g),
+             lambda g: gpueig.getrs((a, np.arange(4)), g)]
+    for call in calls:
+        with pytest.raises(TypeError, match="GPU memory.*host"):
+            call(gpu_array())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
+def test_other_float_types_are_refused_not_converted(dtype):
+    d, e = tridiagonal(6)
+    if np.dtype(dtype) == np.dtype(np.float64):  # long double is double on some platforms
+        pytest.skip("long double is float64 here")
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.stebz(d.astype(dtype), e)
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.gesv(np.eye(3, dtype=dtype), np.ones(3))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.gtsv(e[:5], d, e[:5], np.ones(6, dtype=dtype))
+
+
+def test_integer_arrays_are_accepted():
+    x, lu, piv = gpueig.gesv(np.array([[2, 1], [1, 3]]), np.array([3, 5]))
+    assert np.allclose(x, [0.8, 1.4], rtol=0, atol=1e-15)
+
+
 def test_integers_outside_c_int_or_not_integers_are_rejected():
     d, e = np.full(10, 2.0), np.ones(9)
     for il, iu in ((2**32 + 1, 2**32 + 3), (-2**31 - 1, 3), (1, 2**31)):

@@ -46,9 +46,39 @@ def _int_ptr(a):
     return a.ctypes.data_as(ctypes.POINTER(ctypes.c_int))
 
 
+def _on_gpu(x):
+    """Whether x is an array in GPU memory (CuPy, PyTorch CUDA tensors, Numba device arrays...)."""
+    if hasattr(x, "__cuda_array_interface__"):
+        return True
+    device = getattr(x, "__dlpack_device__", None)
+    if callable(device):
+        try:
+            return device()[0] not in (1, 3)  # DLPack kDLCPU = 1, kDLCUDAHost = 3
+        except Exception:  # a broken __dlpack_device__: let NumPy judge the object
+            return False
+    return False
+
+
+def _host_array(x, name):
+    """x as a NumPy array, refusing GPU arrays with a message that says what to do."""
+    if _on_gpu(x):
+        raise TypeError(
+            f"{name} is an array in GPU memory ({type(x).__module__}.{type(x).__name__}); the "
+            f"gpueig Python functions take host (NumPy) arrays and move the data themselves: pass "
+            f"a host copy (cupy.asnumpy(x), x.cpu().numpy())")
+    return np.asarray(x)
+
+
 def _as_real(x, name, ndim):
-    """x as a float64 array with `ndim` dimensions; rejects complex, bool and non-numeric data."""
-    arr = np.asarray(x)
+    """x as a float64 array with `ndim` dimensions. Integers are converted (exactly up to 2**53);
+    float32, float16 and long double are rejected, never silently converted: the routines compute
+    in double precision only, and a float32 caller would get a float64 answer it did not ask for
+    (and a long double one would lose digits)."""
+    arr = _host_array(x, name)
+    if arr.dtype.kind == "f" and arr.dtype != np.float64:
+        raise TypeError(
+            f"{name} has dtype {arr.dtype}: gpueig computes in float64 only; convert explicitly "
+            f"({name}.astype(numpy.float64)) if a float64 result is what you want")
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
     if arr.ndim != ndim:
@@ -173,11 +203,11 @@ def stein(d, e, w, iblock, isplit):
     e = _vector(e, "e", max(n - 1, 0))
     w = np.array(_vector(w, "w"), dtype=np.float64)
     m = _order(w.size, "len(w)")
-    iblock = np.array(np.ravel(iblock), dtype=np.intc)
+    iblock = np.array(np.ravel(_host_array(iblock, "iblock")), dtype=np.intc)
     if iblock.size != m:
         raise ValueError(f"iblock must have {m} entries, got {iblock.size}")
     split = np.zeros(max(n, 1), dtype=np.intc)
-    given = np.ravel(isplit)
+    given = np.ravel(_host_array(isplit, "isplit"))
     if given.size > max(n, 1):
         raise ValueError(f"isplit has {given.size} entries, more than n = {n}")
     split[:given.size] = given
@@ -203,7 +233,7 @@ def gtsv(dl, d, du, b):
     d = _vector(d, "d")
     n = _order(d.size, "len(d)")
     dl, du = _vector(dl, "dl", max(n - 1, 0)), _vector(du, "du", max(n - 1, 0))
-    b_arr = np.asarray(b)
+    b_arr = _host_array(b, "b")
     one_rhs = b_arr.ndim == 1
     x = _fortran_copy(b_arr.reshape(-1, 1) if one_rhs else b_arr, "b")
     if x.shape[0] != n:
@@ -277,7 +307,7 @@ def getrf(a):
 
 def _rhs(b, n):
     """B as a new Fortran-ordered n x nrhs array, and whether it came as a vector."""
-    arr = np.asarray(b)
+    arr = _host_array(b, "b")
     vector = arr.ndim == 1
     x = _fortran_copy(arr.reshape(-1, 1) if vector else arr, "b")
     if x.shape[0] != n:
@@ -320,7 +350,7 @@ def getrs(lu_and_piv, b, trans=0):
     if lu.shape[0] != lu.shape[1]:
         raise ValueError(f"lu must be square, got shape {lu.shape}")
     n = _order(lu.shape[0], "n")
-    piv = np.asarray(piv)
+    piv = _host_array(piv, "piv")
     if piv.shape != (n,):
         raise ValueError(f"piv must have {n} entries, got shape {piv.shape}")
     ipiv = np.array(piv + 1, dtype=np.intc)
