@@ -27,6 +27,9 @@ struct DeviceState {
 
 DeviceState g_device;
 std::once_flag g_device_once;
+
+// Launched never: its attributes say whether the device can run this build's code.
+__global__ void probe_kernel() {}
 std::atomic<bool> g_lost{false};
 std::string g_lost_why;
 std::mutex g_lost_mutex;
@@ -54,9 +57,26 @@ void probe() {
     return;
   }
   g_device.ordinal = static_cast<int>(want);
-  g_device.usable = true;
   cudaDeviceProp p{};
   if (cudaGetDeviceProperties(&p, g_device.ordinal) == cudaSuccess) g_device.memory = p.totalGlobalMem;
+  // A device this build has no code for (neither its own SASS nor PTX it can compile) would fail
+  // every launch: said once here, where `gpueig info` and GPUEIG_VERBOSE show it, instead.
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(g_device.ordinal);
+  cudaFuncAttributes attributes{};
+  err = cudaFuncGetAttributes(&attributes, probe_kernel);
+  cudaSetDevice(current);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    g_device.why = "device " + std::to_string(g_device.ordinal) + " (sm_" + std::to_string(p.major) +
+                   std::to_string(p.minor) + ") cannot run this build's code (" +
+                   cudaGetErrorString(err) + "; built for architectures " GPUEIG_CUDA_ARCHS
+                   "): rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(p.major) +
+                   std::to_string(p.minor);
+    return;
+  }
+  g_device.usable = true;
 }
 
 const DeviceState &probed() {
