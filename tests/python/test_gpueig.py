@@ -393,3 +393,97 @@ def test_missing_lapack_error_names_the_path_and_the_reason():
     assert p.stdout.startswith("-1002 ")
     assert "/nonexistent/liblapack-missing.so" in p.stdout and "No such file" in p.stdout
     assert p.stderr.count("has no LAPACK") == 1 and "/nonexistent/liblapack-missing.so" in p.stderr
+
+
+# ---------------------------------------------------------------- SciPy-shaped conveniences
+@pytest.mark.parametrize("n", [1, 2, 5, 50, 300])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("scale", [1.0, 1e-200, 1e200])
+def test_eigvalsh_matches_scipy(n, lower, scale):
+    a = rng.uniform(-1, 1, (n, n))
+    a = (a + a.T) * scale
+    junk = a.copy()
+    # Only the named triangle is read: garbage in the other one must not matter.
+    if lower:
+        junk[np.triu_indices(n, 1)] = 7e300
+    else:
+        junk[np.tril_indices(n, -1)] = 7e300
+    keep = junk.copy()
+    w = gpueig.eigvalsh(junk, lower=lower)
+    assert np.array_equal(junk, keep)
+    ref = sla.eigvalsh(a)
+    norm = np.abs(a).sum(axis=0).max()
+    assert w.shape == (n,)
+    assert np.max(np.abs(w - ref)) <= 30 * n * EPS * norm
+
+
+def test_eigvalsh_tridiagonal_matches_scipy():
+    n = 200
+    d, e = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n - 1)
+    full = sla.eigvalsh_tridiagonal(d, e)
+    tol = 30 * n * EPS * 3
+    assert np.max(np.abs(gpueig.eigvalsh_tridiagonal(d, e) - full)) <= tol
+    got = gpueig.eigvalsh_tridiagonal(d, e, select="i", select_range=(10, 19))
+    assert got.shape == (10,) and np.max(np.abs(got - full[10:20])) <= tol
+    lo, hi = (full[30] + full[31]) / 2, (full[60] + full[61]) / 2
+    got = gpueig.eigvalsh_tridiagonal(d, e, select="v", select_range=(lo, hi))
+    assert got.shape == (30,) and np.max(np.abs(got - full[31:61])) <= tol
+    tiny = gpueig.eigvalsh_tridiagonal(d * 1e-300, e * 1e-300)
+    assert np.max(np.abs(tiny * 1e300 - full)) <= tol
+
+
+def test_eigvalsh_and_tridiagonal_validation():
+    with pytest.raises(ValueError, match="square"):
+        gpueig.eigvalsh(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigvalsh(np.array([[1.0, np.nan], [np.nan, 1.0]]))
+    assert gpueig.eigvalsh(np.zeros((0, 0))).size == 0
+    d, e = tridiagonal(5)
+    with pytest.raises(ValueError, match="select"):
+        gpueig.eigvalsh_tridiagonal(d, e, select="x")
+    with pytest.raises(ValueError, match="select_range"):
+        gpueig.eigvalsh_tridiagonal(d, e, select="i", select_range=(3, 9))
+    with pytest.raises(ValueError, match="select_range"):
+        gpueig.eigvalsh_tridiagonal(d, e, select="v")
+    with pytest.raises(ValueError, match="length"):
+        gpueig.eigvalsh_tridiagonal(d, e[:-1])
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigvalsh_tridiagonal(d, np.full(4, np.inf))
+
+
+@pytest.mark.parametrize("n", [1, 7, 300])
+def test_lu_factor_lu_solve_match_scipy(n):
+    a, b = rng.uniform(-1, 1, (n, n)), rng.uniform(-1, 1, (n, 2))
+    lu, piv = gpueig.lu_factor(a)
+    for trans in (0, 1):
+        x = gpueig.lu_solve((lu, piv), b, trans=trans)
+        ref = sla.lu_solve(sla.lu_factor(a), b, trans=trans)
+        assert np.allclose(x, ref, rtol=1e-8, atol=1e-10)
+    # and SciPy solves on our factors
+    assert np.allclose(sla.lu_solve((lu, piv), b), sla.solve(a, b), rtol=1e-8, atol=1e-10)
+
+
+def test_lu_factor_singular_warns_and_returns_factors():
+    a = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.warns(RuntimeWarning, match="exactly zero"):
+        lu, piv = gpueig.lu_factor(a)
+    assert lu.shape == (2, 2) and lu[1, 1] == 0.0
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.lu_factor(np.array([[np.inf]]))
+
+
+def test_solve_banded_matches_scipy():
+    n = 500
+    dl, d, du = rng.uniform(-1, 1, n - 1), 3 + rng.uniform(0, 1, n), rng.uniform(-1, 1, n - 1)
+    ab = np.zeros((3, n))
+    ab[0, 1:], ab[1], ab[2, :-1] = du, d, dl
+    for b in (rng.uniform(-1, 1, n), rng.uniform(-1, 1, (n, 3))):
+        x = gpueig.solve_banded((1, 1), ab, b)
+        assert x.shape == b.shape
+        assert np.allclose(x, sla.solve_banded((1, 1), ab, b), rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match=r"\(1, 1\)"):
+        gpueig.solve_banded((2, 1), np.zeros((4, 3)), np.ones(3))
+    with pytest.raises(ValueError, match="3 rows"):
+        gpueig.solve_banded((1, 1), np.zeros((4, 3)), np.ones(3))
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        gpueig.solve_banded((1, 1), np.zeros((3, 3)), np.ones(3))

@@ -1,7 +1,8 @@
 """gpueig: LAPACK-style routines on NVIDIA GPUs (libgpueig), for NumPy arrays.
 
 Functions: stebz, stein, gtsv, gtsv_batch, getrf, getrs, gesv, sytrd_givens, toeplitz_eig; backend, set_backend, backend_for,
-gpu_available, version, info. Inputs are never modified; results are new arrays. Illegal
+gpu_available, version, info. SciPy-shaped (scipy.linalg's names and arguments): eigvalsh,
+eigvalsh_tridiagonal, lu_factor, lu_solve, solve_banded. Inputs are never modified; results are new arrays. Illegal
 arguments raise ValueError (or TypeError for a wrong dtype); a LAPACK condition (INFO > 0) or a
 library error raises GpueigError, which carries `info`.
 """
@@ -10,8 +11,10 @@ from ._api import (GpueigError, StebzResult, backend, backend_for, gesv, getrf, 
                    gtsv_batch,
                    info, set_backend, stebz, stein, sytrd_givens, toeplitz_eig, version)
 from ._library import LibraryNotFoundError
+from ._scipy_like import eigvalsh, eigvalsh_tridiagonal, lu_factor, lu_solve, solve_banded
 
 __all__ = ["GpueigError", "LibraryNotFoundError", "StebzResult", "backend", "backend_for",
            "gesv", "getrf", "getrs", "gpu_available", "gtsv", "gtsv_batch", "info", "set_backend", "stebz", "stein", "sytrd_givens",
-           "toeplitz_eig", "version"]
+           "toeplitz_eig", "version", "eigvalsh", "eigvalsh_tridiagonal", "lu_factor", "lu_solve",
+           "solve_banded"]
 __version__ = "0.1.0"

@@ -1,0 +1,180 @@
+"""SciPy-shaped conveniences over the LAPACK-style functions: the names, arguments and results of
+scipy.linalg's eigvalsh, eigvalsh_tridiagonal, lu_factor, lu_solve and solve_banded (the (1, 1)
+band), so that code written for SciPy can switch by changing the import."""
+import warnings
+
+import numpy as np
+
+from . import _api
+
+
+def _finite(arr, name, check_finite):
+    if check_finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} must not contain infs or NaNs")
+    return arr
+
+
+def _power_of_two_scale(*arrays):
+    """2**k bringing the largest |entry| into [0.5, 1): exact, and keeps bisection (which, like
+    DSTEBZ, does not scale) far from underflow and overflow, as DSYEV and DSTERF scale."""
+    top = max((float(np.max(np.abs(a))) if a.size else 0.0) for a in arrays)
+    if top == 0.0 or not np.isfinite(top):
+        return 1.0
+    return float(np.ldexp(1.0, -np.frexp(top)[1]))
+
+
+def _singular(err):
+    return np.linalg.LinAlgError(f"singular matrix: {err}")
+
+
+def eigvalsh(a, lower=True, check_finite=True):
+    """Eigenvalues of a real symmetric matrix, ascending, as scipy.linalg.eigvalsh(a) and
+    numpy.linalg.eigvalsh(a): Givens tridiagonalization (gpu_sytrd_givens) and bisection
+    (gpu_stebz), each on the GPU where it pays. Only the `lower` (default) or upper triangle
+    is read. The matrix is scaled by a power of two (exactly) for the computation.
+
+    Example::
+
+        >>> a = np.array([[2.0, 1.0], [1.0, 2.0]])
+        >>> gpueig.eigvalsh(a)
+        array([1., 3.])
+
+    Raises:
+        ValueError: a is not a square 2-D array, or holds Inf/NaN (with check_finite).
+        TypeError: a is not real float64 or integer data on the host.
+        GpueigError: a library error (e.g. GPUEIG_ERR_DEVICE with the GPU forced).
+    """
+    arr = _api._as_real(a, "a", 2)
+    if arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"a must be square, got shape {arr.shape}")
+    n = arr.shape[0]
+    if n == 0:
+        return np.empty(0)
+    triangle = np.tril(arr) if lower else np.triu(arr)
+    _finite(triangle, "a", check_finite)
+    s = _power_of_two_scale(triangle)
+    d, e, _ = _api.sytrd_givens(triangle * s, vect="N", uplo="L" if lower else "U")
+    return _api.stebz(d, e).w / s
+
+
+def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0):
+    """Eigenvalues of the symmetric tridiagonal matrix with diagonal d and off-diagonal e,
+    ascending, as scipy.linalg.eigvalsh_tridiagonal: bisection (gpu_stebz).
+
+    select: 'a' all; 'v' those in the half-open interval select_range = (min, max];
+    'i' those of 0-based indices select_range = (min, max), inclusive. tol: the absolute
+    tolerance of bisection (0: LAPACK's default). Scaled by a power of two for the computation.
+
+    Example::
+
+        >>> gpueig.eigvalsh_tridiagonal(np.full(4, 2.0), np.ones(3), select="i", select_range=(0, 1))
+        array([0.38196601, 1.38196601])
+
+    Raises:
+        ValueError: shapes that do not match, Inf/NaN (with check_finite), a bad select or
+            select_range.
+        TypeError: d or e not real float64 or integer data on the host.
+        GpueigError: bisection did not converge, or a library error.
+    """
+    d = _api._vector(d, "d")
+    e = _api._vector(e, "e")
+    if e.size != max(d.size - 1, 0):
+        raise ValueError(f"e must have length {max(d.size - 1, 0)}, got {e.size}")
+    _finite(d, "d", check_finite)
+    _finite(e, "e", check_finite)
+    kind = select.lower() if isinstance(select, str) else select
+    if kind in ("a", "all", 0):
+        rng, args = "A", {}
+    elif kind in ("v", "value", 1) or kind in ("i", "index", 2):
+        if select_range is None or len(select_range) != 2:
+            raise ValueError("select_range must be a pair (min, max) with select 'v' or 'i'")
+        lo, hi = select_range
+        if kind in ("v", "value", 1):
+            rng, args = "V", {"vl": float(lo), "vu": float(hi)}
+        else:
+            if int(lo) != lo or int(hi) != hi:
+                raise ValueError(f"select_range must hold integers with select 'i', got {select_range}")
+            if not 0 <= lo <= hi < d.size:
+                raise ValueError(f"select_range {select_range} must satisfy 0 <= min <= max < {d.size}")
+            rng, args = "I", {"il": int(lo) + 1, "iu": int(hi) + 1}
+    else:
+        raise ValueError(f"select must be 'a', 'v' or 'i', got {select!r}")
+    if d.size == 0:
+        return np.empty(0)
+    s = _power_of_two_scale(d, e)
+    if rng == "V":
+        args = {"vl": args["vl"] * s, "vu": args["vu"] * s}
+    return _api.stebz(d * s, e * s, range=rng, abstol=float(tol) * s, **args).w / s
+
+
+def lu_factor(a, check_finite=True):
+    """LU factorization with partial pivoting, as scipy.linalg.lu_factor: returns (lu, piv), piv
+    0-based, for lu_solve (this one's or SciPy's). An exactly singular U warns (as SciPy does)
+    and returns the completed factors.
+
+    Example::
+
+        >>> lu, piv = gpueig.lu_factor(a)
+        >>> x = gpueig.lu_solve((lu, piv), b)
+
+    Raises:
+        ValueError: a is not 2-D, or holds Inf/NaN (with check_finite).
+        TypeError: a is not real float64 or integer data on the host.
+        GpueigError: a library error.
+    """
+    _finite(_api._as_real(a, "a", 2), "a", check_finite)
+    try:
+        return _api.getrf(a)
+    except _api.GpueigError as err:
+        if err.info <= 0:
+            raise
+        warnings.warn(f"Diagonal number {err.info} is exactly zero. Singular matrix.",
+                      RuntimeWarning, stacklevel=2)
+        return err.lu, err.piv
+
+
+def lu_solve(lu_and_piv, b, trans=0, check_finite=True):
+    """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) from lu_factor's (lu, piv), as
+    scipy.linalg.lu_solve. Returns x shaped as b.
+
+    Raises:
+        ValueError: shapes that do not match, a bad trans or piv, Inf/NaN (with check_finite).
+        TypeError: non-real data, or arrays in GPU memory.
+        GpueigError: a library error.
+    """
+    lu, _ = lu_and_piv
+    _finite(_api._as_real(lu, "lu", 2), "lu", check_finite)
+    _finite(_api._host_array(b, "b"), "b", check_finite)
+    return _api.getrs(lu_and_piv, b, trans=trans)
+
+
+def solve_banded(l_and_u, ab, b, check_finite=True):
+    """Solves the banded system a x = b given in LAPACK band storage, as scipy.linalg.solve_banded,
+    for the tridiagonal band (l, u) = (1, 1): ab[0, 1:] the superdiagonal, ab[1] the diagonal,
+    ab[2, :-1] the subdiagonal (gpu_gtsv_pcr). b is (n,) or (n, nrhs).
+
+    Example::
+
+        >>> ab = np.array([[0, -1, -1], [2, 2, 2], [-1, -1, 0]], dtype=float)
+        >>> gpueig.solve_banded((1, 1), ab, np.ones(3))
+        array([1.5, 2. , 1.5])
+
+    Raises:
+        ValueError: (l, u) other than (1, 1) (not implemented: use scipy.linalg.solve_banded),
+            ab not of shape (3, n), Inf/NaN (with check_finite).
+        numpy.linalg.LinAlgError: the matrix is exactly singular.
+        TypeError: non-real data, or arrays in GPU memory.
+    """
+    if tuple(l_and_u) != (1, 1):
+        raise ValueError(f"only the tridiagonal band (l, u) = (1, 1) is implemented, got {tuple(l_and_u)}")
+    band = _api._as_real(ab, "ab", 2)
+    if band.shape[0] != 3:
+        raise ValueError(f"ab must have 3 rows for (1, 1), got shape {band.shape}")
+    _finite(band, "ab", check_finite)
+    _finite(_api._host_array(b, "b"), "b", check_finite)
+    try:
+        return _api.gtsv(band[2, :-1], band[1], band[0, 1:], b)
+    except _api.GpueigError as err:
+        if err.info > 0:
+            raise _singular(err) from err
+        raise
