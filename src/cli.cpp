@@ -1,13 +1,16 @@
 // `gpueig`: the command-line program.
 //   gpueig info   build and run-time state (version, CUDA, devices, policy, crossovers)
 //   gpueig demo   runs all five routines on problems with known answers and checks them
+//   gpueig bench  each routine (auto) against the CPU LAPACK, host wall time
 //   gpueig --help the commands, the other ways in (API, LD_PRELOAD, Python), every variable
 // Uses only the public API, as any application would.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -191,11 +194,143 @@ int demo() {
   return ok ? 0 : 1;
 }
 
+
+// --- gpueig bench: each routine's public call in `auto` against the same call on the CPU
+// backend (the machine's LAPACK behind the same checks), host wall time, transfers included.
+// The vendor GPU libraries (cuSOLVER, cuSPARSE) are the anchors of bench/gpueig_bench, which a
+// CUDA build also makes.
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Median ms of `reps` calls after one warm-up; setup() (untimed) restores the inputs.
+double time_call(const std::function<void()> &setup, const std::function<int()> &call, int reps,
+                 int *info) {
+  setup();
+  *info = call();
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    setup();
+    const auto t0 = std::chrono::steady_clock::now();
+    *info = call();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median_of(ms);
+}
+
+struct BenchCase {
+  const char *routine, *problem;
+  int n;
+  std::function<void()> setup;
+  std::function<int()> call;
+};
+
+std::vector<BenchCase> bench_cases(bool quick) {
+  std::vector<BenchCase> out;
+  auto random = [](size_t count, double lo, double hi, unsigned seed) {
+    std::vector<double> v(count);
+    unsigned long long x = seed;
+    for (double &y : v) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      y = lo + (hi - lo) * static_cast<double>(x >> 11) / 9007199254740992.0;
+    }
+    return v;
+  };
+  {  // gtsv: diagonally dominant, one right-hand side
+    const int n = quick ? 1 << 16 : 1 << 22;
+    auto dl0 = std::make_shared<std::vector<double>>(random(n - 1, -1, 1, 1));
+    auto du0 = std::make_shared<std::vector<double>>(random(n - 1, -1, 1, 2));
+    auto d0 = std::make_shared<std::vector<double>>(random(n, 3, 4, 3));
+    auto b0 = std::make_shared<std::vector<double>>(random(n, -1, 1, 4));
+    auto w = std::make_shared<std::vector<std::vector<double>>>(4);
+    out.push_back({"gpu_gtsv_pcr", "diag. dominant, nrhs 1", n,
+                   [=] { *w = {*dl0, *d0, *du0, *b0}; },
+                   [=] { return gpu_gtsv_pcr(n, 1, (*w)[0].data(), (*w)[1].data(), (*w)[2].data(), (*w)[3].data(), n); }});
+  }
+  {  // stebz: all eigenvalues of a random tridiagonal matrix
+    const int n = quick ? 500 : 2048;  // DSTEBZ, O(n^2): 2 s a call at 2048 on 16 cores
+    auto d = std::make_shared<std::vector<double>>(random(n, -1, 1, 5));
+    auto e = std::make_shared<std::vector<double>>(random(n - 1, -1, 1, 6));
+    auto w = std::make_shared<std::vector<double>>(n);
+    auto ib = std::make_shared<std::vector<int>>(n), is = std::make_shared<std::vector<int>>(n);
+    out.push_back({"gpu_stebz", "random tridiagonal, all", n, [] {},
+                   [=] {
+                     int m = 0, ns = 0;
+                     return gpu_stebz('A', 'E', n, 0, 0, 0, 0, 0.0, d->data(), e->data(), &m, &ns,
+                                      w->data(), ib->data(), is->data());
+                   }});
+  }
+  for (int kind = 0; kind < 2; ++kind) {  // getrf and gesv (nrhs 1) on a random matrix
+    const int n = quick ? 256 : 4096;
+    auto a0 = std::make_shared<std::vector<double>>(random(size_t(n) * n, -1, 1, 7));
+    auto a = std::make_shared<std::vector<double>>(), b = std::make_shared<std::vector<double>>();
+    auto piv = std::make_shared<std::vector<int>>(n);
+    out.push_back({kind ? "gpu_gesv_crout" : "gpu_getrf_crout", kind ? "random, nrhs 1" : "random, square", n,
+                   [=] { *a = *a0; b->assign(n, 1.0); },
+                   [=] {
+                     return kind ? gpu_gesv_crout(n, 1, a->data(), n, piv->data(), b->data(), n)
+                                 : gpu_getrf_crout(n, n, a->data(), n, piv->data());
+                   }});
+  }
+  {  // sytrd: tridiagonal form of a random symmetric matrix, no Q
+    const int n = quick ? 256 : 4096;
+    auto a0 = std::make_shared<std::vector<double>>(random(size_t(n) * n, -1, 1, 8));
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < j; ++i) (*a0)[i + size_t(j) * n] = (*a0)[j + size_t(i) * n];
+    auto a = std::make_shared<std::vector<double>>();
+    auto d = std::make_shared<std::vector<double>>(n), e = std::make_shared<std::vector<double>>(n);
+    out.push_back({"gpu_sytrd_givens", "random symmetric, vect N", n, [=] { *a = *a0; },
+                   [=] { return gpu_sytrd_givens('N', 'L', n, a->data(), n, d->data(), e->data(), nullptr, 1); }});
+  }
+  {  // toeplitz: all eigenvalues of a KMS matrix
+    const int n = quick ? 256 : 4096;
+    auto t = std::make_shared<std::vector<double>>(n);
+    for (int k = 0; k < n; ++k) (*t)[k] = std::pow(0.5, k);
+    auto w = std::make_shared<std::vector<double>>(n), z = std::make_shared<std::vector<double>>(1);
+    out.push_back({"gpu_toeplitz_eig", "KMS(0.5), all values", n, [] {},
+                   [=] {
+                     int m = 0;
+                     return gpu_toeplitz_eig('N', 'A', n, t->data(), 0, 0, 0, 0, 0.0, &m, w->data(), z->data(), 1);
+                   }});
+  }
+  return out;
+}
+
+int bench(bool quick) {
+  const int reps = quick ? 3 : 5;
+  std::printf("libgpueig %s bench (GPU usable: %s; host calls, transfers included; medians of %d "
+              "after a warm-up)\n", gpueig_version(), gpueig_gpu_available() ? "yes" : "no", reps);
+  std::printf("%-17s %-28s %8s %-4s %12s %12s %8s\n", "routine", "problem", "n", "ran", "auto ms",
+              "LAPACK ms", "speedup");
+  bool ok = true;
+  for (const BenchCase &c : bench_cases(quick)) {
+    int info_auto = 0, info_cpu = 0;
+    gpueig_set_backend("auto");
+    const double t_auto = time_call(c.setup, c.call, reps, &info_auto);
+    const std::string ran = gpueig_last_backend();
+    gpueig_set_backend("cpu");
+    const double t_cpu = time_call(c.setup, c.call, reps, &info_cpu);
+    gpueig_set_backend("auto");
+    // Where auto ran on the CPU both columns time the same path: no speedup to state.
+    char speedup[32] = "       -";
+    if (ran == "gpu") std::snprintf(speedup, sizeof speedup, "%7.2fx", t_cpu / t_auto);
+    std::printf("%-17s %-28s %8d %-4s %12.3f %12.3f %s%s\n", c.routine, c.problem, c.n,
+                ran.c_str(), t_auto, t_cpu, speedup, info_auto || info_cpu ? "  (INFO not 0)" : "");
+    ok &= info_auto == 0 && info_cpu == 0;
+  }
+  std::printf("speedup = LAPACK ms / auto ms. Against cuSOLVER and cuSPARSE: bench/gpueig_bench "
+              "(CUDA builds), see README \"Performance\".\n");
+  return ok ? 0 : 1;
+}
+
 int usage(FILE *f) {
   std::fprintf(f,
-               "usage: gpueig info | demo | --help\n"
-               "  info  version, CUDA build, devices, backend policy and crossover sizes\n"
-               "  demo  run all five routines on problems with known answers\n"
+               "usage: gpueig info | demo | bench [--quick] | --help\n"
+               "  info   version, CUDA build, devices, backend policy and crossover sizes\n"
+               "  demo   run all five routines on problems with known answers\n"
+               "  bench  time each routine here (auto) against the CPU LAPACK (--quick: small sizes)\n"
                "Other ways in:\n"
                "  C/C++/Fortran  #include <gpueig.h> (gpueig::gpueig in CMake, pkg-config gpueig),\n"
                "                 Fortran: use gpueig (module from the build)\n"
@@ -225,7 +360,9 @@ int usage(FILE *f) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 3 && !std::strcmp(argv[1], "bench") && !std::strcmp(argv[2], "--quick")) return bench(true);
   if (argc != 2) return usage(stderr);
+  if (!std::strcmp(argv[1], "bench")) return bench(false);
   if (!std::strcmp(argv[1], "info")) {
     std::fputs(gpueig_info(), stdout);
     return 0;
