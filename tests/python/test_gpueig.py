@@ -487,3 +487,38 @@ def test_solve_banded_matches_scipy():
         gpueig.solve_banded((1, 1), np.zeros((4, 3)), np.ones(3))
     with pytest.raises(np.linalg.LinAlgError, match="singular"):
         gpueig.solve_banded((1, 1), np.zeros((3, 3)), np.ones(3))
+
+
+@pytest.mark.parametrize("select,select_range", [("a", None), ("i", (5, 24)), ("v", (-0.5, 0.5))])
+def test_eigh_tridiagonal_matches_scipy(select, select_range):
+    n = 120
+    d, e = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n - 1)
+    t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    w, v = gpueig.eigh_tridiagonal(d, e, select=select, select_range=select_range)
+    ref = sla.eigh_tridiagonal(d, e, eigvals_only=True, select=select, select_range=select_range)
+    norm = np.abs(t).sum(axis=0).max()
+    assert w.shape == ref.shape and v.shape == (n, w.size)
+    assert np.max(np.abs(w - ref)) <= 30 * n * EPS * norm
+    assert np.abs(t @ v - v * w).max() / (n * norm * EPS) <= 30  # residual ratio
+    assert np.abs(v.T @ v - np.eye(w.size)).sum(axis=0).max() / (n * EPS) <= 30
+    assert np.array_equal(gpueig.eigh_tridiagonal(d, e, eigvals_only=True, select=select,
+                                                  select_range=select_range), w)
+
+
+def test_eigh_tridiagonal_clustered_and_scaled():
+    n = 60  # the identity: one eigenvalue of multiplicity n, at scale 1e-250
+    w, v = gpueig.eigh_tridiagonal(np.full(n, 1e-250), np.zeros(n - 1))
+    assert np.allclose(w, 1e-250, rtol=30 * n * EPS, atol=0)
+    assert np.abs(v.T @ v - np.eye(n)).sum(axis=0).max() / (n * EPS) <= 30
+
+
+def test_solve_matches_scipy_and_raises_on_singular():
+    a, b = rng.uniform(-1, 1, (40, 40)), rng.uniform(-1, 1, (40, 3))
+    assert np.allclose(gpueig.solve(a, b), sla.solve(a, b), rtol=1e-9, atol=1e-11)
+    assert gpueig.solve(a, b[:, 0]).shape == (40,)
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        gpueig.solve(np.zeros((3, 3)), np.ones(3))
+    with pytest.raises(ValueError, match="assume_a"):
+        gpueig.solve(a, b, assume_a="pos")
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.solve(a, np.full(40, np.nan))

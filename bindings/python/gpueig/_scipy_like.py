@@ -1,6 +1,6 @@
 """SciPy-shaped conveniences over the LAPACK-style functions: the names, arguments and results of
-scipy.linalg's eigvalsh, eigvalsh_tridiagonal, lu_factor, lu_solve and solve_banded (the (1, 1)
-band), so that code written for SciPy can switch by changing the import."""
+scipy.linalg's eigvalsh, eigvalsh_tridiagonal, eigh_tridiagonal, lu_factor, lu_solve, solve and
+solve_banded (the (1, 1) band), so that code written for SciPy can switch by changing the import."""
 import warnings
 
 import numpy as np
@@ -57,6 +57,36 @@ def eigvalsh(a, lower=True, check_finite=True):
     return _api.stebz(d, e).w / s
 
 
+def _select(select, select_range, n):
+    """SciPy's select/select_range as stebz's range and bounds."""
+    kind = select.lower() if isinstance(select, str) else select
+    if kind in ("a", "all", 0):
+        rng, args = "A", {}
+    elif kind in ("v", "value", 1) or kind in ("i", "index", 2):
+        if select_range is None or len(select_range) != 2:
+            raise ValueError("select_range must be a pair (min, max) with select 'v' or 'i'")
+        lo, hi = select_range
+        if kind in ("v", "value", 1):
+            rng, args = "V", {"vl": float(lo), "vu": float(hi)}
+        else:
+            if int(lo) != lo or int(hi) != hi:
+                raise ValueError(f"select_range must hold integers with select 'i', got {select_range}")
+            if not 0 <= lo <= hi < n:
+                raise ValueError(f"select_range {select_range} must satisfy 0 <= min <= max < {n}")
+            rng, args = "I", {"il": int(lo) + 1, "iu": int(hi) + 1}
+    else:
+        raise ValueError(f"select must be 'a', 'v' or 'i', got {select!r}")
+    return rng, args
+
+
+def _tridiagonal(d, e, check_finite):
+    d = _api._vector(d, "d")
+    e = _api._vector(e, "e")
+    if e.size != max(d.size - 1, 0):
+        raise ValueError(f"e must have length {max(d.size - 1, 0)}, got {e.size}")
+    return _finite(d, "d", check_finite), _finite(e, "e", check_finite)
+
+
 def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0):
     """Eigenvalues of the symmetric tridiagonal matrix with diagonal d and off-diagonal e,
     ascending, as scipy.linalg.eigvalsh_tridiagonal: bisection (gpu_stebz).
@@ -76,35 +106,57 @@ def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True,
         TypeError: d or e not real float64 or integer data on the host.
         GpueigError: bisection did not converge, or a library error.
     """
-    d = _api._vector(d, "d")
-    e = _api._vector(e, "e")
-    if e.size != max(d.size - 1, 0):
-        raise ValueError(f"e must have length {max(d.size - 1, 0)}, got {e.size}")
-    _finite(d, "d", check_finite)
-    _finite(e, "e", check_finite)
-    kind = select.lower() if isinstance(select, str) else select
-    if kind in ("a", "all", 0):
-        rng, args = "A", {}
-    elif kind in ("v", "value", 1) or kind in ("i", "index", 2):
-        if select_range is None or len(select_range) != 2:
-            raise ValueError("select_range must be a pair (min, max) with select 'v' or 'i'")
-        lo, hi = select_range
-        if kind in ("v", "value", 1):
-            rng, args = "V", {"vl": float(lo), "vu": float(hi)}
-        else:
-            if int(lo) != lo or int(hi) != hi:
-                raise ValueError(f"select_range must hold integers with select 'i', got {select_range}")
-            if not 0 <= lo <= hi < d.size:
-                raise ValueError(f"select_range {select_range} must satisfy 0 <= min <= max < {d.size}")
-            rng, args = "I", {"il": int(lo) + 1, "iu": int(hi) + 1}
-    else:
-        raise ValueError(f"select must be 'a', 'v' or 'i', got {select!r}")
+    d, e = _tridiagonal(d, e, check_finite)
+    rng, args = _select(select, select_range, d.size)
     if d.size == 0:
         return np.empty(0)
     s = _power_of_two_scale(d, e)
     if rng == "V":
         args = {"vl": args["vl"] * s, "vu": args["vu"] * s}
     return _api.stebz(d * s, e * s, range=rng, abstol=float(tol) * s, **args).w / s
+
+
+def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None, check_finite=True,
+                     tol=0.0):
+    """Eigenvalues and eigenvectors of the symmetric tridiagonal matrix (d, e), as
+    scipy.linalg.eigh_tridiagonal: bisection (gpu_stebz, ORDER 'B') and inverse iteration
+    (gpu_stein, DSTEIN's method). select and select_range as in eigvalsh_tridiagonal. Returns
+    (w, v): w ascending, v[:, i] the unit eigenvector for w[i]; w alone with eigvals_only.
+
+    Example::
+
+        >>> w, v = gpueig.eigh_tridiagonal(np.full(4, 2.0), np.ones(3), select="i", select_range=(0, 0))
+        >>> w
+        array([0.38196601])
+
+    Raises:
+        ValueError: shapes that do not match, Inf/NaN (with check_finite), a bad select or
+            select_range.
+        numpy.linalg.LinAlgError: some eigenvectors did not converge (their 1-based indices in
+            the message).
+        TypeError: d or e not real float64 or integer data on the host.
+        GpueigError: bisection did not converge, or a library error.
+    """
+    if eigvals_only:
+        return eigvalsh_tridiagonal(d, e, select, select_range, check_finite, tol)
+    d, e = _tridiagonal(d, e, check_finite)
+    rng, args = _select(select, select_range, d.size)
+    if d.size == 0:
+        return np.empty(0), np.empty((0, 0))
+    s = _power_of_two_scale(d, e)
+    if rng == "V":
+        args = {"vl": args["vl"] * s, "vu": args["vu"] * s}
+    ds, es = d * s, e * s
+    r = _api.stebz(ds, es, range=rng, order="B", abstol=float(tol) * s, **args)
+    try:
+        z = _api.stein(ds, es, r.w, r.iblock, r.isplit)
+    except _api.GpueigError as err:
+        if err.info > 0:
+            raise np.linalg.LinAlgError(
+                f"{err.info} eigenvectors did not converge (1-based: {list(err.ifail)})") from err
+        raise
+    order = np.argsort(r.w, kind="stable")
+    return r.w[order] / s, np.asfortranarray(z[:, order])
 
 
 def lu_factor(a, check_finite=True):
@@ -174,6 +226,34 @@ def solve_banded(l_and_u, ab, b, check_finite=True):
     _finite(_api._host_array(b, "b"), "b", check_finite)
     try:
         return _api.gtsv(band[2, :-1], band[1], band[0, 1:], b)
+    except _api.GpueigError as err:
+        if err.info > 0:
+            raise _singular(err) from err
+        raise
+
+
+def solve(a, b, check_finite=True, assume_a="gen"):
+    """Solves a x = b for a square a, as scipy.linalg.solve (assume_a 'gen': LU with partial
+    pivoting, gpu_gesv_crout, on the GPU where it pays). b is (n,) or (n, nrhs); x has b's shape.
+
+    Example::
+
+        >>> gpueig.solve(np.array([[3.0, 1.0], [1.0, 2.0]]), np.array([9.0, 8.0]))
+        array([2., 3.])
+
+    Raises:
+        ValueError: a not square, b of another row count, Inf/NaN (with check_finite), an
+            assume_a other than 'gen' (not implemented: use scipy.linalg.solve).
+        numpy.linalg.LinAlgError: a is exactly singular.
+        TypeError: non-real data, or arrays in GPU memory.
+        GpueigError: a library error.
+    """
+    if assume_a not in ("gen", "general"):
+        raise ValueError(f"only assume_a='gen' is implemented, got {assume_a!r}")
+    _finite(_api._as_real(a, "a", 2), "a", check_finite)
+    _finite(_api._host_array(b, "b"), "b", check_finite)
+    try:
+        return _api.gesv(a, b)[0]
     except _api.GpueigError as err:
         if err.info > 0:
             raise _singular(err) from err
