@@ -27,12 +27,12 @@ struct DeviceState {
 
 DeviceState g_device;
 std::once_flag g_device_once;
-
-// Launched never: its attributes say whether the device can run this build's code.
-__global__ void probe_kernel() {}
 std::atomic<bool> g_lost{false};
 std::string g_lost_why;
 std::mutex g_lost_mutex;
+
+// Never launched: its attributes say whether the device can run this build's code.
+__global__ void probe_kernel() {}
 
 void probe() {
   // With the runtime linked statically this works, and fails cleanly, on a machine that has no

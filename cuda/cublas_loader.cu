@@ -2,9 +2,8 @@
 
 #include <dlfcn.h>
 
-#include <type_traits>
-
 #include <mutex>
+#include <type_traits>
 
 #ifndef GPUEIG_CUBLAS_SONAME
 #error "GPUEIG_CUBLAS_SONAME (the toolkit's libcublas.so.N) is set by CMakeLists.txt"

@@ -465,8 +465,10 @@ struct Driver {
                     const double *B, int64_t ldb, double *C, int64_t ldc) const {
     if (m == 0 || n == 0 || k == 0) return Status::success();
     const double minus = -1.0, one = 1.0;
-    const cublasStatus_t r = cublas_api(nullptr)->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k),
-                                         &minus, A, int(lda), B, int(ldb), &one, C, int(ldc));
+    // (a handle exists, so its cuBLAS is loaded: dlopen by that SONAME finds the same library)
+    const cublasStatus_t r =
+        cublas_api(nullptr)->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &minus, A,
+                                   int(lda), B, int(ldb), &one, C, int(ldc));
     return r == CUBLAS_STATUS_SUCCESS ? Status::success()
                                       : Status::fail(Status::device_error, "cublasDgemm failed");
   }
@@ -478,7 +480,7 @@ struct Driver {
     const double one = 1.0;
     const cublasStatus_t r =
         cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                    CUBLAS_DIAG_UNIT, int(m), int(n), &one, L, int(ldl), B, int(ldb));
+                                   CUBLAS_DIAG_UNIT, int(m), int(n), &one, L, int(ldl), B, int(ldb));
     return r == CUBLAS_STATUS_SUCCESS ? Status::success()
                                       : Status::fail(Status::device_error, "cublasDtrsm failed");
   }

@@ -194,7 +194,6 @@ int demo() {
   return ok ? 0 : 1;
 }
 
-
 // --- gpueig bench: each routine's public call in `auto` against the same call on the CPU
 // backend (the machine's LAPACK behind the same checks), host wall time, transfers included.
 // The vendor GPU libraries (cuSOLVER, cuSPARSE) are the anchors of bench/gpueig_bench, which a

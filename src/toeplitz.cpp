@@ -186,20 +186,23 @@ void keep_subset(char range, double vl, double vu, int iu, Half &hb) {
   hb.m = static_cast<int>(last - first);
 }
 
-int solve_half(const lapack::Table &L, char range, double vl, double vu, int iu, double abstol,
-               Half &hb) {
+// The eigenpairs of T's half block of `sign` in `range`, the block formed here (from t).
+int solve_half(const lapack::Table &L, int64_t n, const double *t, int sign, char range, double vl,
+               double vu, int iu, double abstol, Half &hb) {
+  build_half(n, t, sign, hb);
   hb.m = 0;
   if (hb.size == 0) return 0;
   hb.w.assign(hb.size, 0.0);
   int info = 0;
   if (lsame(range, 'A') && solve_half_dsyevd(L, hb, info)) return inner(info);
-  // A subset by DSYEVR (or all of it where DSYEVD's workspace is beyond an LP64 INTEGER). MRRR
-  // can lose orthogonality on tight clusters: checked, and recomputed by DSYEVD where it did.
-  const std::vector<double> block = lsame(range, 'A') ? std::vector<double>() : hb.h;
+  // A subset by DSYEVR (or all of it where DSYEVD's workspace is beyond an LP64 INTEGER, and
+  // nothing else can). MRRR can lose orthogonality on tight clusters: checked, and recomputed by
+  // DSYEVD on the block formed again (DSYEVR overwrote it) where it did.
   info = solve_half_dsyevr(L, range, vl, vu, iu, abstol, hb);
   const double limit = half_orthogonality_limit();
-  if (info != 0 || block.empty() || (limit > 0 && half_orthogonality(L, hb) <= limit)) return info;
-  hb.h = block;
+  if (info != 0 || lsame(range, 'A') || (limit > 0 && half_orthogonality(L, hb) <= limit))
+    return info;
+  build_half(n, t, sign, hb);  // leaves DSYEVR's w, z and m as they are
   // A half of order 32767 or more (T of order 65534 or more with vectors: 34 GB for Z alone):
   // DSYEVD's workspace does not fit LP64, and DSYEVR's vectors are what there is.
   if (!solve_half_dsyevd(L, hb, info)) return 0;
@@ -277,8 +280,7 @@ int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, dou
   Half halves[2];
   const int signs[2] = {+1, -1};
   for (int h = 0; h < 2; ++h) {
-    build_half(n, p.t, signs[h], halves[h]);
-    int info = solve_half(*L, range, p.vl, p.vu, iu, p.abstol, halves[h]);
+    int info = solve_half(*L, n, p.t, signs[h], range, p.vl, p.vu, iu, p.abstol, halves[h]);
     if (info != 0) return info;
     halves[h].h = {};  // free the block (if DSYEVD did not turn it into Z) before the next one
   }
