@@ -453,6 +453,19 @@ struct PanelShape {
   int64_t blocks;
 };
 
+// B := T^-1 B for the m x m triangle T (fill, diag) of `t`: one cuBLAS DTRSM.
+Status trsm_left(cublasHandle_t blas, cublasFillMode_t fill, cublasDiagType_t diag, int64_t m,
+                 int64_t n, const double *t, int64_t ldt, double *B, int64_t ldb) {
+  if (m == 0 || n == 0) return Status::success();
+  const double one = 1.0;
+  // (a handle exists, so its cuBLAS is loaded: dlopen by that SONAME finds the same library)
+  const cublasStatus_t r = cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, fill, CUBLAS_OP_N,
+                                                      diag, int(m), int(n), &one, t, int(ldt), B,
+                                                      int(ldb));
+  return r == CUBLAS_STATUS_SUCCESS ? Status::success()
+                                    : Status::fail(Status::device_error, "cublasDtrsm failed");
+}
+
 struct Driver {
   cublasHandle_t blas;
   cudaStream_t st;
@@ -476,13 +489,7 @@ struct Driver {
   // B := L^-1 B, L unit lower triangular m x m.
   Status trsm_lower_unit(int64_t m, int64_t n, const double *L, int64_t ldl, double *B,
                          int64_t ldb) const {
-    if (m == 0 || n == 0) return Status::success();
-    const double one = 1.0;
-    const cublasStatus_t r =
-        cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                   CUBLAS_DIAG_UNIT, int(m), int(n), &one, L, int(ldl), B, int(ldb));
-    return r == CUBLAS_STATUS_SUCCESS ? Status::success()
-                                      : Status::fail(Status::device_error, "cublasDtrsm failed");
+    return trsm_left(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, m, n, L, ldl, B, ldb);
   }
 
   // The interchanges ipiv[k0..k1) as a plan (kept in scratch for the apply calls after it).
@@ -671,6 +678,21 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
       if (s && feed) s = feed->finished(j + jb);
     }
   }
+  return s;
+}
+
+Status getrs_device(cublasHandle_t blas, cudaStream_t st, int64_t n, int64_t nrhs,
+                    const double *lu, int64_t ldlu, const void *feed_buffers, const double *b,
+                    int64_t ldb, double *x) {
+  if (n == 0 || nrhs == 0) return Status::success();
+  // P B: the feed's row order is where each row of the factors came from.
+  const int *perm = static_cast<const int *>(feed_buffers);
+  const dim3 grid(unsigned(std::min<int64_t>((n + 255) / 256, 64)),
+                  unsigned(std::min<int64_t>(nrhs, 65535)));
+  gather_rows<<<grid, 256, 0, st>>>(b, ldb, n, nrhs, perm, x);
+  Status s = check_launch("gather_rows");
+  if (s) s = trsm_left(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, nrhs, lu, ldlu, x, n);
+  if (s) s = trsm_left(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs, lu, ldlu, x, n);
   return s;
 }
 

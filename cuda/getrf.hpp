@@ -58,4 +58,12 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0,
                     GetrfFeed *feed = nullptr, void *feed_buffers = nullptr);
 
+// DGETRS with TRANS = 'N' on the factors a fed getrf_device left in `lu` (n x n, leading
+// dimension ldlu; its final row order is in `feed_buffers`): x (n x nrhs, leading dimension n)
+// := P B, B's rows (b, leading dimension ldb) gathered in that order, then L^-1 and U^-1 by two
+// DTRSMs. Device memory; queued on `stream`. A singular U gives Inf/NaN in x, not an error.
+Status getrs_device(cublasHandle_t blas, cudaStream_t stream, int64_t n, int64_t nrhs,
+                    const double *lu, int64_t ldlu, const void *feed_buffers, const double *b,
+                    int64_t ldb, double *x);
+
 }  // namespace gpueig::gpu

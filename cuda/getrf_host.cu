@@ -206,9 +206,20 @@ class Feed final : public GetrfFeed {
   bool wrote_ = false;  // transfer side only
 };
 
-}  // namespace
+// The right-hand sides of a gesv call; `solved` says whether X is in b.
+struct GesvRhs {
+  int64_t nrhs;
+  double *b;
+  int64_t ldb;
+  bool solved;
+};
 
-Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) {
+// DGETRF of the caller's matrix and, with `rhs` (m = n), DGESV's solve on the device: B goes
+// up ahead of A, and once the last step is queued, P B's gather and the two DTRSMs follow on the
+// compute stream while the last factors stream back; X comes down after INFO is known (only
+// for INFO = 0: DGESV leaves B alone for a singular U).
+Status getrf_solve(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info,
+                   GesvRhs *rhs) {
   DeviceScope scope;
   Context *ctx = nullptr;
   Status s = enter(scope, ctx);
@@ -227,6 +238,9 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   const size_t o_flags = plan.add_array<int>(2);  // INFO, non-finite
   const size_t o_scratch = plan.add(getrf_scratch_bytes());
   const size_t o_feed = plan.add(getrf_feed_bytes(m, n));
+  const int64_t nrhs = rhs ? rhs->nrhs : 0;
+  const size_t o_b = plan.add_array<double>(static_cast<size_t>(n) * nrhs);
+  const size_t o_x = plan.add_array<double>(static_cast<size_t>(n) * nrhs);
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
   // However the call ends, the copy stream is done with the buffer before it is freed (on the
@@ -247,6 +261,13 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
   if (!(s = check(cudaMemsetAsync(flags + 1, 0, sizeof(int), st), "cudaMemsetAsync")) ||
       !(s = events.record(st, &ready)) ||
       !(s = check(cudaStreamWaitEvent(copy, ready, 0), "cudaStreamWaitEvent")))
+    return s;
+  // B ahead of A's first chunk, on the copy stream (before the transfer thread starts using the
+  // pinned ring); the solve waits for b_up.
+  double *dB = buf.at<double>(o_b), *dX = buf.at<double>(o_x);
+  cudaEvent_t b_up = nullptr;
+  if (nrhs > 0 && (!(s = upload(*ctx, dB, n * kD, rhs->b, rhs->ldb * kD, n * kD, nrhs, copy)) ||
+                   !(s = events.record(copy, &b_up))))
     return s;
 
   // LAPACK's INFO on NaN or Inf entries follows its BLAS's IDAMAX (which entry wins against a
@@ -286,6 +307,13 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
                    feed_buffers);
   // After a failure drain() stops; if it had begun, the caller's array is part written.
   const Status closed = feed.close(s);
+  // The solve, queued after the end event so that the last factors' download does not wait for
+  // it. Its failure leaves rhs->solved false: the caller solves on the host with the factors.
+  Status solve = Status::fail(Status::device_error, "no solve");
+  if (nrhs > 0 && s && closed) {
+    solve = check(cudaStreamWaitEvent(st, b_up, 0), "cudaStreamWaitEvent");
+    if (solve) solve = getrs_device(blas, st, n, nrhs, dA, ldd, feed_buffers, dB, n, dX);
+  }
   if (threaded) worker.join();
   else if (closed && !bad) moved = feed.drain();
   if (!s || !closed) {
@@ -307,9 +335,32 @@ Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info)
                   "cudaMemcpyAsync")) ||
       !(s = check(cudaStreamSynchronize(st), "getrf")))
     return Status::fail(Status::output_lost, moved ? s.reason : moved.reason);
+  // X into B: only for a nonsingular U, and only if the device solve was queued. A download
+  // that fails before writing B leaves the solve to the caller; one that fails after has lost B.
+  if (nrhs > 0 && host_info == 0 && solve) {
+    bool wrote_b = false;
+    solve = download(*ctx, rhs->b, rhs->ldb * kD, dX, n * kD, n * kD, nrhs, st, &wrote_b);
+    if (!solve && wrote_b)
+      return Status::fail(Status::output_lost, "B partly overwritten: " + solve.reason);
+    rhs->solved = static_cast<bool>(solve);
+  }
   std::copy(host_ipiv.begin(), host_ipiv.end(), ipiv);
   *info = host_info;
   return Status::success();
+}
+
+}  // namespace
+
+Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) {
+  return getrf_solve(m, n, a, lda, ipiv, info, nullptr);
+}
+
+Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
+            int *info, bool *solved) {
+  GesvRhs rhs{nrhs, b, ldb, false};
+  const Status s = getrf_solve(n, n, a, lda, ipiv, info, &rhs);
+  *solved = s && rhs.solved;
+  return s;
 }
 
 }  // namespace gpueig::gpu

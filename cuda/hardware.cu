@@ -27,6 +27,10 @@ class Hardware final : public Device {
   Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) override {
     return gpu::getrf(m, n, a, lda, ipiv, info);
   }
+  Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b,
+              int64_t ldb, int *info, bool *solved) override {
+    return gpu::gesv(n, nrhs, a, lda, ipiv, b, ldb, info, solved);
+  }
   Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
                int *isplit, int *info) override {

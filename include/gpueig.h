@@ -207,10 +207,12 @@ GPUEIG_API int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int
  * INFO = 0, -i, or i > 0: U(i,i) is exactly zero; the factorization was completed and X was not
  *        computed (B unchanged). NRHS = 0 still factors A, as Reference LAPACK's DGESV does
  *        (OpenBLAS's returns without factoring).
- * Backend: the factorization runs where gpu_getrf_crout's would (auto: on the GPU from
- * N = GPUEIG_CROSSOVER_GESV, default getrf's crossover), the solve by DGETRS on the host (O(N^2
- * NRHS)); below the crossover the whole call is DGESV. A device failure after part of A was
- * written returns GPUEIG_ERR_DEVICE, as gpu_getrf_crout (B untouched).
+ * Backend: auto runs the call on the GPU from N = GPUEIG_CROSSOVER_GESV (default 512, measured
+ * against DGESV): gpu_getrf_crout's streamed factorization, then the solve on the device on the
+ * factors it holds (P*B gathered, two DTRSMs; only X comes back); below the crossover the whole
+ * call is DGESV. If the device solve fails before X reached B, DGETRS on the host solves with the
+ * factors. A device failure after part of A was written returns GPUEIG_ERR_DEVICE, as
+ * gpu_getrf_crout (B untouched), and so does one in X's download after part of B was written.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
 

@@ -152,6 +152,25 @@ class Fake final : public Device {
     return Status::success();
   }
 
+  // The factorization as getrf's (its faults included), then DGETRS for X, as the device's
+  // solve on the factors it holds.
+  Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
+              int *info, bool *solved) override {
+    *solved = false;
+    Status s = getrf(n, n, a, lda, ipiv, info);
+    if (!s || *info != 0 || nrhs == 0) return s;
+    std::vector<double> x(n * nrhs);
+    copy_columns(n, nrhs, b, ldb, x.data(), n);
+    if (cpu::getrs('N', int(n), int(nrhs), a, int(lda), ipiv, x.data(), int(n)) != 0)
+      return s;  // (no LAPACK: the caller's solve says so)
+    // X's download failing at its first piece: B untouched, the caller solves on the host (a
+    // later event of GPUEIG_FAULT_INJECT=download@2 lands here).
+    if (download_fails()) return s;
+    copy_columns(n, nrhs, x.data(), n, b, ldb);
+    *solved = true;
+    return s;
+  }
+
   Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
                int *isplit, int *info) override {

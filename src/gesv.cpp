@@ -1,6 +1,7 @@
-// gpu_gesv_crout: argument checks, dispatch, and the CPU path (LAPACK DGESV). The GPU half is
-// gpu_getrf_crout's device factorization (cuda/getrf_host.cu) followed by DGETRS on the host:
-// the factorization is the O(n^3) part; the solve is O(n^2 nrhs) either way.
+// gpu_gesv_crout: argument checks, dispatch, and the CPU path (LAPACK DGESV). The GPU half
+// (cuda/getrf_host.cu) is gpu_getrf_crout's streamed factorization with the solve on the device
+// after it: the factors are there already, and a host DGETRS would read all n^2 of them again
+// from host memory (at n = 8192 that took longer than the whole factorization's tail).
 #include "checks.hpp"
 #include "cpu_paths.hpp"
 #include "dispatch.hpp"
@@ -33,12 +34,14 @@ extern "C" int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, do
     // here never leaves A half-way (the shim forwards such calls to the program's LAPACK).
     if (!lapack::table()) return GPUEIG_ERR_LAPACK;
 
-    // The GPU half: A factored on the device (its outputs are written only when it succeeds,
-    // or it reports them partly written); then, unless U is singular (INFO > 0: DGESV's INFO,
-    // B untouched), X by DGETRS on the host.
+    // The GPU half: A factored and, unless U is singular (INFO > 0: DGESV's INFO, B untouched),
+    // X solved on the device (outputs written only when it succeeds, or it reports them partly
+    // written). If the device solve failed after the factors were in A, DGETRS on the host.
     auto on_gpu = [&](int &info) {
-      gpu::Status st = gpu::device().getrf(n, n, a, lda, ipiv, &info);
-      if (st && info == 0 && nrhs > 0) info = cpu::getrs('N', n, nrhs, a, lda, ipiv, b, ldb);
+      bool solved = false;
+      gpu::Status st = gpu::device().gesv(n, nrhs, a, lda, ipiv, b, ldb, &info, &solved);
+      if (st && info == 0 && nrhs > 0 && !solved)
+        info = cpu::getrs('N', n, nrhs, a, lda, ipiv, b, ldb);
       return st;
     };
     return run_dispatched(call, Routine::gesv, n, on_gpu,

@@ -26,6 +26,9 @@ class Absent final : public Device {
     return none();
   }
   Status getrf(int64_t, int64_t, double *, int64_t, int *, int *) override { return none(); }
+  Status gesv(int64_t, int64_t, double *, int64_t, int *, double *, int64_t, int *, bool *) override {
+    return none();
+  }
   Status stebz(char, char, int, double, double, int, int, double, const double *, const double *,
                int *, int *, double *, int *, int *, int *) override {
     return none();

@@ -78,6 +78,14 @@ class Device {
   // there depends on its BLAS).
   virtual Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) = 0;
 
+  // DGESV (arguments already checked, n >= 1, nrhs >= 0): A, ipiv and *info as getrf (m = n);
+  // then, for INFO = 0 and nrhs > 0, B (ldb x nrhs, host) overwritten by X = A^-1 B on the
+  // device (*solved = true). *solved = false with ok: B untouched (INFO > 0, or the device solve
+  // failed after the factors were written), the caller solves with the factors on the host.
+  // `output_lost` as getrf's, or with B partly overwritten by X.
+  virtual Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b,
+                      int64_t ldb, int *info, bool *solved) = 0;
+
   // DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
   // *info is DSTEBZ's INFO (0..4).
   virtual Status stebz(char range, char order, int n, double vl, double vu, int il, int iu,
