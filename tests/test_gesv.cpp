@@ -154,7 +154,9 @@ TEST_P(GesvZoo, GetrsMatchesDgetrs) {
 
 std::vector<int> orders() {
   std::vector<int> out = zoo::dense_sizes();
-  out.push_back(600);  // above auto's crossover (512), where the shim serves dgesv_
+  out.push_back(600);   // above auto's crossover (512), where the shim serves dgesv_
+  out.push_back(1000);  // A over 4 MB: the GPU path's transfers on a thread of their own (below
+                        // 1024, where wilkinson_growth's 2^(n-1) would overflow)
   return out;
 }
 

@@ -15,7 +15,7 @@ log=$(mktemp)
 env "$@" GPUEIG_VERBOSE=1 LD_PRELOAD="$shim" "$program" "$lapack" 2>"$log"
 rc=$?
 for call in "dsterf_ n=40 -> libgpueig gpu_stebz ($mode)" "dsyevd_ n=64 JOBZ=N -> libgpueig ($mode)" \
-            "dsyev_ n=5 JOBZ=N -> libgpueig ($mode)"; do
+            "dsyev_ n=5 JOBZ=N -> libgpueig ($mode)" "dsyevd_ n=1500 JOBZ=N -> libgpueig ($mode)"; do
   grep -qF "gpueig-lapack: $call" "$log" || { echo "not served: '$call'"; cat "$log"; rc=1; }
 done
 rm -f "$log"

@@ -134,6 +134,42 @@ int main(int argc, char **argv) {
         compare(variant < 2 ? "dsyevd_" : "dsyev_", s, n, w, rw, norm, info, rinfo);
       }
   }
+  /* One order whose triangle has more than 2^20 entries, where the shim's scaling check (DLANSY
+   * 'M') runs on several threads: n = 1500, dsyevd_ at three scales, both triangles. */
+  {
+    const int n = 1500, lw = 2 * n + 1, liw = 1;
+    double *big = malloc(sizeof(double) * n * n), *rbig = malloc(sizeof(double) * n * n);
+    double *bw = malloc(sizeof(double) * n), *brw = malloc(sizeof(double) * n);
+    double *bwork = malloc(sizeof(double) * lw);
+    if (!big || !rbig || !bw || !brw || !bwork) {
+      fprintf(stderr, "no memory for n = %d\n", n);
+      return 2;
+    }
+    const double big_scales[] = {1e-200, 1.0, 1e200};
+    for (int k = 0; k < 3; ++k)
+      for (int variant = 0; variant < 2; ++variant) {
+        const double s = big_scales[k];
+        const char *uplo = variant ? "U" : "L";
+        for (int j = 0; j < n; ++j)
+          for (int i = j; i < n; ++i)
+            big[i + j * n] = big[j + i * n] = rbig[i + j * n] = rbig[j + i * n] = s * next() / n;
+        double norm = 0;
+        for (int j = 0; j < n; ++j) {
+          double col = 0;
+          for (int i = 0; i < n; ++i) col += fabs(big[i + j * n]);
+          norm = fmax(norm, col);
+        }
+        int info = -99, rinfo = -99, iw = 0;
+        dsyevd_("N", uplo, &n, big, &n, bw, bwork, &lw, &iw, &liw, &info, 1, 1);
+        ref_syevd("N", uplo, &n, rbig, &n, brw, bwork, &lw, &iw, &liw, &rinfo, 1, 1);
+        compare("dsyevd_ n=1500", s, n, bw, brw, norm, info, rinfo);
+      }
+    free(big);
+    free(rbig);
+    free(bw);
+    free(brw);
+    free(bwork);
+  }
   printf("%d passed, %d failed (scaling sweep 1e-320 .. 1e308: %d cases, worst error %.3g of the "
          "bound)\n",
          cases - failures, failures, cases, worst);
