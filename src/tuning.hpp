@@ -33,7 +33,9 @@ constexpr int64_t kCrossoverGetrf = 128;
 // gesv (host call, NRHS = 1, against OpenBLAS DGESV with 16 threads; tools/shim-bench.sh, H100,
 // 2026-11-25): the program's DGESV is much faster than its DGETRF at small n (0.21 vs 0.70 ms at
 // n = 128), so getrf's crossover does not hold: GPU 0.51 vs 0.21 ms at n = 128, 1.03 vs 0.99 ms at
-// 256 (even), 2.39 vs 5.66 ms at 512.
+// 256 (even), 2.39 vs 5.66 ms at 512. Measured with the solve on the host; the solve now runs on
+// the device (it saves a pass over the LU in host memory, and costs a few launches and copies):
+// to be measured again at 256 and 512.
 constexpr int64_t kCrossoverGesv = 512;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
