@@ -14,7 +14,8 @@
 // dget02 ratio); a ratio above 30 fails the run.
 //
 //   LD_PRELOAD=build/libgpueig_lapack.so build/bench/shim_bench ROUTINE N[,N...] [REPS]
-//   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgtsv (REPS default 5)
+//   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv (REPS default 5; dgetrs: NRHS
+//   from SHIM_BENCH_NRHS, served only where GPUEIG_CROSSOVER_GETRS lets the shim serve it)
 // Without the shim loaded it says so and exits 2.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -175,6 +176,7 @@ using sterf_t = decltype(&dsterf_);
 using stebz_t = decltype(&dstebz_);
 using getrf_t = decltype(&dgetrf_);
 using gesv_t = decltype(&dgesv_);
+using getrs_t = decltype(&dgetrs_);
 using gtsv_t = decltype(&dgtsv_);
 
 // Eigenvalues of a random symmetric matrix: dsyevd or dsyev, JOBZ = 'N'; anchor cuSOLVER.
@@ -264,6 +266,33 @@ Result tridiagonal_values(bool bisection, int n, int reps) {
   };
   time_paths(paths, reps);
   return {paths, value_ratio(w_served, w_own, n, 3)};
+}
+
+// dgetrs, TRANS = 'N', NRHS from SHIM_BENCH_NRHS (default 1), on the own DGETRF's factors of a
+// random matrix (made outside the timing): the served call uploads the whole LU, so this row is
+// what measures gpu_getrs_crout's crossover on n and NRHS.
+Result lu_solve_only(int n, int reps) {
+  const char *env_nrhs = std::getenv("SHIM_BENCH_NRHS");
+  const int nrhs = env_nrhs ? std::max(1, std::atoi(env_nrhs)) : 1;
+  const Vec a0 = uniform(size_t(n) * n, 6000 + n), b0 = uniform(size_t(n) * nrhs, 7000 + n);
+  Vec lu = a0, b, x_served;
+  std::vector<int> ipiv(n);
+  int info = 0;
+  own<getrf_t>("dgetrf_")(&n, &n, lu.data(), &n, ipiv.data(), &info);
+  CHECK(info == 0, "dgetrf INFO %d", info);
+  const getrs_t own_getrs = own<getrs_t>("dgetrs_");
+  auto call = [&](bool served) {
+    auto f = served ? &dgetrs_ : own_getrs;
+    f("N", &n, &nrhs, lu.data(), &n, ipiv.data(), b.data(), &n, &info, 1);
+    CHECK(info == 0, "dgetrs INFO %d", info);
+    if (served) x_served = b;
+  };
+  std::vector<Path> paths = {
+      {"served", [&] { b = b0; }, [&] { call(true); }},
+      {"own LAPACK", [&] { b = b0; }, [&] { call(false); }},
+  };
+  time_paths(paths, reps);
+  return {paths, solve_ratio(n, a0, x_served, b0)};
 }
 
 // dgetrf, or dgesv with one right-hand side (anchor: cuSOLVER getrf + getrs by hand).
@@ -378,6 +407,8 @@ int main(int argc, char **argv) {
       r = tridiagonal_values(routine == "dstebz", n, reps);
     } else if (routine == "dgetrf" || routine == "dgesv") {
       r = lu(routine == "dgesv", gpu, n, reps);
+    } else if (routine == "dgetrs") {
+      r = lu_solve_only(n, reps);
     } else if (routine == "dgtsv") {
       r = tridiagonal_solve(n, reps);
     } else {

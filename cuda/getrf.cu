@@ -424,6 +424,15 @@ __global__ void gather_rows(const double *a, int64_t lda, int64_t m, int64_t nco
       temp[i + c * m] = a[perm[i] + c * lda];
 }
 
+// x(perm[i], c) = w(i, c) for the m x ncols block w (leading dimension m): gather_rows undone.
+__global__ void scatter_rows(const double *w, int64_t m, int64_t ncols, const int *perm,
+                             double *x) {
+  for (int64_t c = blockIdx.y; c < ncols; c += gridDim.y)
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x)
+      x[perm[i] + c * m] = w[i + c * m];
+}
+
 __global__ void iota(int *perm, int64_t m) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
        i += int64_t(gridDim.x) * blockDim.x)
@@ -453,14 +462,15 @@ struct PanelShape {
   int64_t blocks;
 };
 
-// B := T^-1 B for the m x m triangle T (fill, diag) of `t`: one cuBLAS DTRSM.
-Status trsm_left(cublasHandle_t blas, cublasFillMode_t fill, cublasDiagType_t diag, int64_t m,
-                 int64_t n, const double *t, int64_t ldt, double *B, int64_t ldb) {
+// B := op(T)^-1 B for the m x m triangle T (fill, diag) of `t`: one cuBLAS DTRSM.
+Status trsm_left(cublasHandle_t blas, cublasOperation_t op, cublasFillMode_t fill,
+                 cublasDiagType_t diag, int64_t m, int64_t n, const double *t, int64_t ldt,
+                 double *B, int64_t ldb) {
   if (m == 0 || n == 0) return Status::success();
   const double one = 1.0;
   // (a handle exists, so its cuBLAS is loaded: dlopen by that SONAME finds the same library)
-  const cublasStatus_t r = cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, fill, CUBLAS_OP_N,
-                                                      diag, int(m), int(n), &one, t, int(ldt), B,
+  const cublasStatus_t r = cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, fill, op, diag,
+                                                      int(m), int(n), &one, t, int(ldt), B,
                                                       int(ldb));
   return r == CUBLAS_STATUS_SUCCESS ? Status::success()
                                     : Status::fail(Status::device_error, "cublasDtrsm failed");
@@ -489,7 +499,8 @@ struct Driver {
   // B := L^-1 B, L unit lower triangular m x m.
   Status trsm_lower_unit(int64_t m, int64_t n, const double *L, int64_t ldl, double *B,
                          int64_t ldb) const {
-    return trsm_left(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, m, n, L, ldl, B, ldb);
+    return trsm_left(blas, CUBLAS_OP_N, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, m, n, L, ldl, B,
+                     ldb);
   }
 
   // The interchanges ipiv[k0..k1) as a plan (kept in scratch for the apply calls after it).
@@ -681,18 +692,39 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   return s;
 }
 
-Status getrs_device(cublasHandle_t blas, cudaStream_t st, int64_t n, int64_t nrhs,
-                    const double *lu, int64_t ldlu, const void *feed_buffers, const double *b,
-                    int64_t ldb, double *x) {
+const int *getrf_feed_order(const void *feed_buffers) {
+  return static_cast<const int *>(feed_buffers);
+}
+
+Status getrs_device(cublasHandle_t blas, cudaStream_t st, char trans, int64_t n, int64_t nrhs,
+                    const double *lu, int64_t ldlu, const int *order, const double *b, int64_t ldb,
+                    double *x, double *work) {
   if (n == 0 || nrhs == 0) return Status::success();
-  // P B: the feed's row order is where each row of the factors came from.
-  const int *perm = static_cast<const int *>(feed_buffers);
   const dim3 grid(unsigned(std::min<int64_t>((n + 255) / 256, 64)),
                   unsigned(std::min<int64_t>(nrhs, 65535)));
-  gather_rows<<<grid, 256, 0, st>>>(b, ldb, n, nrhs, perm, x);
-  Status s = check_launch("gather_rows");
-  if (s) s = trsm_left(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, nrhs, lu, ldlu, x, n);
-  if (s) s = trsm_left(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs, lu, ldlu, x, n);
+  Status s = Status::success();
+  if (trans == 'N') {
+    // A = P L U: x := P^T B (row i of x is row order[i] of B), then L^-1, U^-1.
+    gather_rows<<<grid, 256, 0, st>>>(b, ldb, n, nrhs, order, x);
+    s = check_launch("gather_rows");
+    if (s) s = trsm_left(blas, CUBLAS_OP_N, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, nrhs, lu,
+                         ldlu, x, n);
+    if (s) s = trsm_left(blas, CUBLAS_OP_N, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs,
+                         lu, ldlu, x, n);
+    return s;
+  }
+  // A^T = U^T L^T P^T: work := U^-T B, then L^-T, then x := P work (row order[i] of x is row i).
+  s = check(cudaMemcpy2DAsync(work, n * sizeof(double), b, ldb * sizeof(double), n * sizeof(double),
+                              nrhs, cudaMemcpyDeviceToDevice, st),
+            "cudaMemcpy2DAsync");
+  if (s) s = trsm_left(blas, CUBLAS_OP_T, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs, lu,
+                       ldlu, work, n);
+  if (s) s = trsm_left(blas, CUBLAS_OP_T, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, nrhs, lu,
+                       ldlu, work, n);
+  if (s) {
+    scatter_rows<<<grid, 256, 0, st>>>(work, n, nrhs, order, x);
+    s = check_launch("scatter_rows");
+  }
   return s;
 }
 

@@ -58,12 +58,18 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t
                     int64_t lda, int *ipiv, int *info, int *nonfinite, void *scratch, int nb = 0,
                     GetrfFeed *feed = nullptr, void *feed_buffers = nullptr);
 
-// DGETRS with TRANS = 'N' on the factors a fed getrf_device left in `lu` (n x n, leading
-// dimension ldlu; its final row order is in `feed_buffers`): x (n x nrhs, leading dimension n)
-// := P B, B's rows (b, leading dimension ldb) gathered in that order, then L^-1 and U^-1 by two
-// DTRSMs. Device memory; queued on `stream`. A singular U gives Inf/NaN in x, not an error.
-Status getrs_device(cublasHandle_t blas, cudaStream_t stream, int64_t n, int64_t nrhs,
-                    const double *lu, int64_t ldlu, const void *feed_buffers, const double *b,
-                    int64_t ldb, double *x);
+// The final row order of a fed getrf_device's factorization, in its feed buffers: row i of the
+// factors is row order[i] of A (0-based), i.e. P^T A = L U.
+const int *getrf_feed_order(const void *feed_buffers);
+
+// DGETRS on device memory with the factors P^T A = L U (lu, n x n, leading dimension ldlu) and
+// the row order `order` (n ints, as getrf_feed_order's): x (n x nrhs, leading dimension n) :=
+// A^-1 B for trans 'N', A^-T B for 'T' (or 'C'), B being b (leading dimension ldb; b and x do not
+// overlap). 'N': P^T B gathered into x, then L^-1 and U^-1 by two DTRSMs; 'T': x := B, U^-T and
+// L^-T, then P's scatter through `work` (n x nrhs). Queued on `stream`. A singular U gives
+// Inf/NaN in x, not an error.
+Status getrs_device(cublasHandle_t blas, cudaStream_t stream, char trans, int64_t n, int64_t nrhs,
+                    const double *lu, int64_t ldlu, const int *order, const double *b, int64_t ldb,
+                    double *x, double *work);
 
 }  // namespace gpueig::gpu

@@ -312,7 +312,9 @@ Status getrf_solve(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int 
   Status solve = Status::fail(Status::device_error, "no solve");
   if (nrhs > 0 && s && closed) {
     solve = check(cudaStreamWaitEvent(st, b_up, 0), "cudaStreamWaitEvent");
-    if (solve) solve = getrs_device(blas, st, n, nrhs, dA, ldd, feed_buffers, dB, n, dX);
+    if (solve)
+      solve = getrs_device(blas, st, 'N', n, nrhs, dA, ldd, getrf_feed_order(feed_buffers), dB, n,
+                           dX, nullptr);
   }
   if (threaded) worker.join();
   else if (closed && !bad) moved = feed.drain();

@@ -31,6 +31,10 @@ class Hardware final : public Device {
               int64_t ldb, int *info, bool *solved) override {
     return gpu::gesv(n, nrhs, a, lda, ipiv, b, ldb, info, solved);
   }
+  Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+               double *b, int64_t ldb) override {
+    return gpu::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb);
+  }
   Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
                int *isplit, int *info) override {

@@ -18,6 +18,8 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
 Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info);
 Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
             int *info, bool *solved);
+Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+             double *b, int64_t ldb);
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
              int *isplit, int *info);

@@ -185,9 +185,12 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  *  6 IPIV  [in] (N) the pivot indices from gpu_getrf_crout / DGETRF.
  *  7 B     [in,out] (LDB, NRHS) on entry B, on exit X.
  *  8 LDB   [in] LDB >= max(1, N).
- * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Runs DGETRS on the CPU at
- * every size (no GPU method yet: a host-pointer solve would first upload the whole LU for O(N^2
- * NRHS) work). Deviation: an IPIV entry outside 1..N
+ * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Backend: the GPU method
+ * uploads the whole LU and B, applies the interchanges and the two triangular solves on the
+ * device and brings X back; since that is O(N^2) data for O(N^2 NRHS) work, auto keeps DGETRS
+ * on the CPU until a crossover is measured (GPUEIG_CROSSOVER_GETRS sets one; the policy "gpu"
+ * forces it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
+ * overwritten). Deviation: an IPIV entry outside 1..N
  * is rejected with INFO = -6 (checked after DGETRS's own checks), where DGETRS would read and
  * write outside B.
  * ------------------------------------------------------------------------------------------- */

@@ -28,7 +28,7 @@ const RoutineInfo kRoutines[] = {
     {"getrf", true, tuning::kCrossoverGetrf, "min(m,n)"},
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
     {"gesv", true, tuning::kCrossoverGesv, "n"},
-    {"getrs", false, 0, "n"},
+    {"getrs", true, tuning::kCrossoverGetrs, "n"},
     {"stein", false, 0, "n"},
 };
 
@@ -37,6 +37,12 @@ thread_local Backend t_last = Backend::none;
 
 // The policies in the order of the Policy enum, as gpueig_set_backend and GPUEIG_BACKEND name them.
 constexpr const char *kPolicyNames[] = {"auto", "gpu", "cpu"};
+
+std::string upper(const char *s) {
+  std::string out;
+  for (; *s; ++s) out += static_cast<char>(std::toupper(static_cast<unsigned char>(*s)));
+  return out;
+}
 
 bool parse_policy(const char *name, Policy &out) {
   if (!name) return false;
@@ -78,10 +84,7 @@ int64_t crossover(Routine r) {
   static const std::vector<std::string> vars = [] {
     std::vector<std::string> v;
     for (int i = 0; i < static_cast<int>(Routine::count); ++i) {
-      std::string var = "GPUEIG_CROSSOVER_";
-      for (const char *c = routine_info(static_cast<Routine>(i)).name; *c; ++c)
-        var += static_cast<char>(std::toupper(*c));
-      v.push_back(var);
+      v.push_back("GPUEIG_CROSSOVER_" + upper(routine_info(static_cast<Routine>(i)).name));
     }
     return v;
   }();
@@ -104,6 +107,11 @@ Decision choose(Routine r, int64_t size, bool explain) {
   if (!info.has_gpu) return {Backend::cpu, false, "no GPU method for this routine yet"};
   if (p == Policy::gpu) return {Backend::gpu, true, "policy gpu"};
   const int64_t x = crossover(r);
+  if (x == tuning::kNotMeasured)
+    return {Backend::cpu, false,
+            explain ? std::string("auto's crossover not measured yet (GPUEIG_CROSSOVER_") +
+                          upper(info.name) + " sets one)"
+                    : ""};
   if (size < x) return {Backend::cpu, false, explain ? "below crossover " + std::to_string(x) : ""};
   if (!gpu::available())
     return {Backend::cpu, false, explain ? "no usable GPU: " + gpu::unavailable_reason() : ""};

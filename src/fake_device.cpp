@@ -171,6 +171,21 @@ class Fake final : public Device {
     return s;
   }
 
+  // DGETRS on a copy of B; X comes back as the hardware's download would (a download fault fails
+  // it at its first piece: B untouched).
+  Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+               double *b, int64_t ldb) override {
+    Status s = start(true);
+    if (!s) return s;
+    std::vector<double> x(n * nrhs);
+    copy_columns(n, nrhs, b, ldb, x.data(), n);
+    if (cpu::getrs(trans, int(n), int(nrhs), a, int(lda), ipiv, x.data(), int(n)) != 0)
+      return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    copy_columns(n, nrhs, x.data(), n, b, ldb);
+    return s;
+  }
+
   Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
                int *isplit, int *info) override {

@@ -1,11 +1,13 @@
-// gpu_getrs_crout: argument checks and the CPU path (LAPACK DGETRS). No GPU method yet: a
-// host-pointer solve would upload the whole LU (n^2 doubles) to do O(n^2 nrhs) work, which pays
-// only for large nrhs, and that crossover is not measured; the calls run DGETRS on the host.
+// gpu_getrs_crout: argument checks, dispatch, and the CPU path (LAPACK DGETRS). The GPU half
+// (cuda/getrs_host.cu) uploads the whole LU (n^2 doubles) for O(n^2 nrhs) work, which can pay
+// only for a large NRHS: auto's crossover is not measured yet, so auto keeps the CPU unless
+// GPUEIG_CROSSOVER_GETRS sets one; the policy "gpu" runs it on the device.
 #include <cstdint>
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
 #include "dispatch.hpp"
+#include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
 
@@ -47,7 +49,12 @@ extern "C" int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int
     if (n == 0 || nrhs == 0) return 0;  // (IPIV not read, as DGETRS)
     if (!pivots_in_range(n, ipiv)) return -6;  // after LAPACK's own checks
 
-    return run_on_cpu(call, Routine::getrs, n,
-                      [&] { return cpu::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb); });
+    const char t = lsame(trans, 'N') ? 'N' : 'T';  // 'C' is 'T' for real matrices
+    auto on_gpu = [&](int &info) {
+      info = 0;
+      return gpu::device().getrs(t, n, nrhs, a, lda, ipiv, b, ldb);
+    };
+    return run_dispatched(call, Routine::getrs, n, on_gpu,
+                          [&] { return cpu::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb); });
   });
 }

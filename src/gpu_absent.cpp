@@ -29,6 +29,10 @@ class Absent final : public Device {
   Status gesv(int64_t, int64_t, double *, int64_t, int *, double *, int64_t, int *, bool *) override {
     return none();
   }
+  Status getrs(char, int64_t, int64_t, const double *, int64_t, const int *, double *,
+               int64_t) override {
+    return none();
+  }
   Status stebz(char, char, int, double, double, int, int, double, const double *, const double *,
                int *, int *, double *, int *, int *, int *) override {
     return none();

@@ -86,6 +86,12 @@ class Device {
   virtual Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b,
                       int64_t ldb, int *info, bool *solved) = 0;
 
+  // DGETRS (arguments already checked, n, nrhs >= 1, trans 'N', 'T' or 'C', ipiv in 1..n):
+  // B (ldb x nrhs, host) overwritten by X with A's factors (lda, host, read only) and IPIV as
+  // DGETRF left them. B is written only on ok (partly on `output_lost`).
+  virtual Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda,
+                       const int *ipiv, double *b, int64_t ldb) = 0;
+
   // DSTEBZ (arguments already checked, N >= 1, D and E finite). Outputs are written only on ok;
   // *info is DSTEBZ's INFO (0..4).
   virtual Status stebz(char range, char order, int n, double vl, double vu, int il, int iu,

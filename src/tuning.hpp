@@ -37,6 +37,11 @@ constexpr int64_t kCrossoverGetrf = 128;
 // the device (it saves a pass over the LU in host memory, and costs a few launches and copies):
 // to be measured again at 256 and 512.
 constexpr int64_t kCrossoverGesv = 512;
+// getrs (host call): the whole LU goes up for O(n^2 nrhs) work, so the GPU can pay only for a
+// large NRHS. Not measured yet: auto keeps every call on the CPU (kNotMeasured) until a run on
+// the GPU machine sets it; GPUEIG_CROSSOVER_GETRS (or the policy "gpu") sends calls there.
+constexpr int64_t kNotMeasured = INT64_MAX;
+constexpr int64_t kCrossoverGetrs = kNotMeasured;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
 constexpr int64_t kCrossoverSytrd = 1024;

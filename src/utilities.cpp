@@ -3,6 +3,7 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "tuning.hpp"
 #include "env.hpp"
 #include "lapack.hpp"
 #include "gpu_backend.hpp"
@@ -86,10 +87,13 @@ const char *describe_library() {
   text += "routines (GPU method; auto uses the GPU from this size):\n";
   for (int r = 0; r < static_cast<int>(Routine::count); ++r) {
     const RoutineInfo &info = routine_info(static_cast<Routine>(r));
+    const int64_t x = info.has_gpu ? crossover(static_cast<Routine>(r)) : 0;
     text += std::string("  ") + info.name + ": " +
-            (info.has_gpu ? (info.size_meaning + std::string(" >= ") +
-                             std::to_string(crossover(static_cast<Routine>(r))))
-                          : std::string("CPU only (no GPU method yet)")) +
+            (!info.has_gpu              ? std::string("CPU only (no GPU method yet)")
+             : x == tuning::kNotMeasured ? std::string("CPU in auto (GPU method; crossover not "
+                                                       "measured yet, policy gpu runs it there)")
+                                         : info.size_meaning + std::string(" >= ") +
+                                               std::to_string(x)) +
             "\n";
   }
   text += "environment:\n" + env::describe();

@@ -181,6 +181,25 @@ std::vector<Case> cases() {
                    },
                    true, true});
   }
+  {  // getrs, TRANS = 'T', on DGETRF's factors; three right-hand sides
+    Vec lu = zoo::general("random", n, n, n, 53);
+    std::vector<int> ipiv(n);
+    int info = 0;
+    dgetrf_(&n, &n, lu.data(), &n, ipiv.data(), &info);
+    const Vec b = zoo::uniform(n * 3, -1, 1, 54);
+    out.push_back({"getrs",
+                   [=](Outputs *untouched) {
+                     Vec x = b;
+                     if (untouched) *untouched = {0, {bytes(x)}};
+                     const int rc =
+                         gpu_getrs_crout('T', n, 3, lu.data(), n, ipiv.data(), x.data(), n);
+                     return Outputs{rc, {bytes(x)}};
+                   },
+                   [](const Outputs &g, const Outputs &c) {  // X close
+                     return g.rc == c.rc && close(doubles(g.arrays[0]), doubles(c.arrays[0]), 1e3);
+                   },
+                   false, true});
+  }
   {  // stebz, all eigenvalues
     const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 60);
     out.push_back({"stebz",

@@ -76,7 +76,7 @@ getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*
 gesv_subset="--gtest_filter=*random_n600_nrhs3:*random_n1000_nrhs1:*random_n128_nrhs100"
 # The fault paths (allocation and launch failures mid-call, a device lost in a download) and
 # concurrent callers: what is freed, synchronized and left initialized when a call fails.
-fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0"
+fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0"
 
 # san_step NAME LOG COMMAND...: a sanitizer step, run unless SAN_ONLY (an extended regular
 # expression) is set and NAME does not match it (to rerun or finish a part in a later call).
