@@ -114,7 +114,7 @@ std::vector<Problem> problems() {
                    },
                    {}, 0, 1e-9});
   }
-  for (long n : {40L, 300L}) {  // getrs: on the CPU in auto until a crossover is measured
+  for (long n : {40L, 300L}) {  // getrs: the CTest runs set a crossover (none is measured yet)
     x = crossover("getrs");
     Vec lu = zoo::general("random", int(n), int(n), int(n), uint64_t(n) + 7);
     std::vector<int> ipiv(n);
