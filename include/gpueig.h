@@ -309,8 +309,9 @@ GPUEIG_API int gpueig_set_backend(const char *name);
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 
 /* Why gpueig_backend_for(ROUTINE [in], SIZE [in]) answers as it does, in words: "auto", "policy
- * cpu", "below crossover 128", "no usable GPU: <reason>", "no GPU method for this routine yet"
- * (NULL for an unknown routine or NULL). The string stays valid until the calling thread's next
+ * cpu", "below crossover 128", "auto's crossover not measured yet (GPUEIG_CROSSOVER_GETRS sets
+ * one)", "no usable GPU: <reason>", "no GPU method for this routine yet" (NULL for an unknown
+ * routine or NULL). The string stays valid until the calling thread's next
  * call of this function. */
 GPUEIG_API const char *gpueig_backend_reason(const char *routine, long long size);
 
