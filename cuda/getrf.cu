@@ -424,13 +424,14 @@ __global__ void gather_rows(const double *a, int64_t lda, int64_t m, int64_t nco
       temp[i + c * m] = a[perm[i] + c * lda];
 }
 
-// x(perm[i], c) = w(i, c) for the m x ncols block w (leading dimension m): gather_rows undone.
-__global__ void scatter_rows(const double *w, int64_t m, int64_t ncols, const int *perm,
-                             double *x) {
+// x(perm[i], c) = w(i, c) for the m x ncols block w (leading dimension ldw; x's is m):
+// gather_rows undone.
+__global__ void scatter_rows(const double *w, int64_t ldw, int64_t m, int64_t ncols,
+                             const int *perm, double *x) {
   for (int64_t c = blockIdx.y; c < ncols; c += gridDim.y)
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x)
-      x[perm[i] + c * m] = w[i + c * m];
+      x[perm[i] + c * m] = w[i + c * ldw];
 }
 
 __global__ void iota(int *perm, int64_t m) {
@@ -697,8 +698,8 @@ const int *getrf_feed_order(const void *feed_buffers) {
 }
 
 Status getrs_device(cublasHandle_t blas, cudaStream_t st, char trans, int64_t n, int64_t nrhs,
-                    const double *lu, int64_t ldlu, const int *order, const double *b, int64_t ldb,
-                    double *x, double *work) {
+                    const double *lu, int64_t ldlu, const int *order, double *b, int64_t ldb,
+                    double *x) {
   if (n == 0 || nrhs == 0) return Status::success();
   const dim3 grid(unsigned(std::min<int64_t>((n + 255) / 256, 64)),
                   unsigned(std::min<int64_t>(nrhs, 65535)));
@@ -713,16 +714,14 @@ Status getrs_device(cublasHandle_t blas, cudaStream_t st, char trans, int64_t n,
                          lu, ldlu, x, n);
     return s;
   }
-  // A^T = U^T L^T P^T: work := U^-T B, then L^-T, then x := P work (row order[i] of x is row i).
-  s = check(cudaMemcpy2DAsync(work, n * sizeof(double), b, ldb * sizeof(double), n * sizeof(double),
-                              nrhs, cudaMemcpyDeviceToDevice, st),
-            "cudaMemcpy2DAsync");
-  if (s) s = trsm_left(blas, CUBLAS_OP_T, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs, lu,
-                       ldlu, work, n);
+  // A^T = U^T L^T P^T: b := U^-T B, then L^-T, in place; then x := P b (row order[i] of x is
+  // row i of b).
+  s = trsm_left(blas, CUBLAS_OP_T, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, nrhs, lu, ldlu,
+                b, ldb);
   if (s) s = trsm_left(blas, CUBLAS_OP_T, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, nrhs, lu,
-                       ldlu, work, n);
+                       ldlu, b, ldb);
   if (s) {
-    scatter_rows<<<grid, 256, 0, st>>>(work, n, nrhs, order, x);
+    scatter_rows<<<grid, 256, 0, st>>>(b, ldb, n, nrhs, order, x);
     s = check_launch("scatter_rows");
   }
   return s;

@@ -65,11 +65,11 @@ const int *getrf_feed_order(const void *feed_buffers);
 // DGETRS on device memory with the factors P^T A = L U (lu, n x n, leading dimension ldlu) and
 // the row order `order` (n ints, as getrf_feed_order's): x (n x nrhs, leading dimension n) :=
 // A^-1 B for trans 'N', A^-T B for 'T' (or 'C'), B being b (leading dimension ldb; b and x do not
-// overlap). 'N': P^T B gathered into x, then L^-1 and U^-1 by two DTRSMs; 'T': x := B, U^-T and
-// L^-T, then P's scatter through `work` (n x nrhs). Queued on `stream`. A singular U gives
-// Inf/NaN in x, not an error.
+// overlap). 'N': P^T B gathered into x, then L^-1 and U^-1 by two DTRSMs (b only read); 'T':
+// U^-T and L^-T in place in b (b is overwritten), then P's scatter into x. Queued on `stream`.
+// A singular U gives Inf/NaN in x, not an error.
 Status getrs_device(cublasHandle_t blas, cudaStream_t stream, char trans, int64_t n, int64_t nrhs,
-                    const double *lu, int64_t ldlu, const int *order, const double *b, int64_t ldb,
-                    double *x, double *work);
+                    const double *lu, int64_t ldlu, const int *order, double *b, int64_t ldb,
+                    double *x);
 
 }  // namespace gpueig::gpu

@@ -314,7 +314,7 @@ Status getrf_solve(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int 
     solve = check(cudaStreamWaitEvent(st, b_up, 0), "cudaStreamWaitEvent");
     if (solve)
       solve = getrs_device(blas, st, 'N', n, nrhs, dA, ldd, getrf_feed_order(feed_buffers), dB, n,
-                           dX, nullptr);
+                           dX);
   }
   if (threaded) worker.join();
   else if (closed && !bad) moved = feed.drain();

@@ -30,12 +30,10 @@ Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, 
   std::iota(order.begin(), order.end(), 0);
   for (int64_t i = 0; i < n; ++i) std::swap(order[i], order[ipiv[i] - 1]);
 
-  const bool transposed = trans != 'N';
   WorkspacePlan plan;
   const size_t o_lu = plan.add_array<double>(static_cast<size_t>(n) * n);
   const size_t o_b = plan.add_array<double>(static_cast<size_t>(n) * nrhs);
   const size_t o_x = plan.add_array<double>(static_cast<size_t>(n) * nrhs);
-  const size_t o_work = plan.add_array<double>(transposed ? static_cast<size_t>(n) * nrhs : 0);
   const size_t o_order = plan.add_array<int>(n);
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
@@ -45,8 +43,7 @@ Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, 
       !(s = upload(*ctx, db, n * kD, b, ldb * kD, n * kD, nrhs)) ||
       !(s = upload(*ctx, dorder, n * sizeof(int), order.data(), n * sizeof(int), n * sizeof(int),
                    1)) ||
-      !(s = getrs_device(blas, st, transposed ? 'T' : 'N', n, nrhs, dlu, n, dorder, db, n, dx,
-                         transposed ? buf.at<double>(o_work) : nullptr)))
+      !(s = getrs_device(blas, st, trans == 'N' ? 'N' : 'T', n, nrhs, dlu, n, dorder, db, n, dx)))
     return s;
   // X into B: a failure before the first piece reached B leaves it as it was.
   bool wrote = false;

@@ -396,8 +396,6 @@ double sterf_scale(int n, const double *d, const double *e) {
   return power_of_two_into(anorm, std::sqrt(kSafmin) / (kEps * kEps), std::sqrt(1 / kSafmin) / 3);
 }
 
-// DSYEV(D)'s range for the symmetric matrix (triangle uplo): RMIN = sqrt(SAFMIN/EPS), RMAX =
-// sqrt(EPS/SAFMIN).
 // max |a(i,j)| over columns j = first, first + step, ... of the triangle `uplo`, NaN if one of
 // them is NaN (as DLANSY). Four running maxima: one alone is a chain of dependent compares.
 double column_max(char uplo, int n, const double *a, int64_t lda, int first, int step) {
@@ -454,7 +452,8 @@ double triangle_max(char uplo, int n, const double *a, int64_t lda) {
   return anorm;
 }
 
-// DSYEV's scale factor: a power of two, 1 when ||A||_max is within its range (or NaN or Inf).
+// DSYEV(D)'s scale factor for the symmetric matrix (triangle uplo): a power of two into its range
+// RMIN = sqrt(SAFMIN/EPS) .. RMAX = sqrt(EPS/SAFMIN), 1 when ||A||_max is there (or NaN or Inf).
 double syev_scale(char uplo, int n, const double *a, int64_t lda) {
   return power_of_two_into(triangle_max(uplo, n, a, lda), std::sqrt(kSafmin / kEps),
                            std::sqrt(kEps / kSafmin));
