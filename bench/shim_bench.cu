@@ -15,7 +15,7 @@
 //
 //   LD_PRELOAD=build/libgpueig_lapack.so build/bench/shim_bench ROUTINE N[,N...] [REPS]
 //   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv (REPS default 5; dgetrs: NRHS
-//   from SHIM_BENCH_NRHS, served only where GPUEIG_CROSSOVER_GETRS lets the shim serve it)
+//   from SHIM_BENCH_NRHS, default 1)
 // Without the shim loaded it says so and exits 2.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>

@@ -187,9 +187,8 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  *  8 LDB   [in] LDB >= max(1, N).
  * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Backend: the GPU method
  * uploads the whole LU and B, applies the interchanges and the two triangular solves on the
- * device and brings X back; since that is O(N^2) data for O(N^2 NRHS) work, auto keeps DGETRS
- * on the CPU until a crossover is measured (GPUEIG_CROSSOVER_GETRS sets one; the policy "gpu"
- * forces it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
+ * device and brings X back; since that is O(N^2) data for O(N^2 NRHS) work, auto runs it there
+ * only from N = 2048 (measured against DGETRS, at every NRHS; GPUEIG_CROSSOVER_GETRS moves it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
  * overwritten). Deviation: an IPIV entry outside 1..N
  * is rejected with INFO = -6 (checked after DGETRS's own checks), where DGETRS would read and
  * write outside B.
@@ -309,8 +308,7 @@ GPUEIG_API int gpueig_set_backend(const char *name);
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 
 /* Why gpueig_backend_for(ROUTINE [in], SIZE [in]) answers as it does, in words: "auto", "policy
- * cpu", "below crossover 128", "auto's crossover not measured yet (GPUEIG_CROSSOVER_GETRS sets
- * one)", "no usable GPU: <reason>", "no GPU method for this routine yet" (NULL for an unknown
+ * cpu", "below crossover 128", "no usable GPU: <reason>", "no GPU method for this routine yet" (NULL for an unknown
  * routine or NULL). The string stays valid until the calling thread's next
  * call of this function. */
 GPUEIG_API const char *gpueig_backend_reason(const char *routine, long long size);

@@ -107,11 +107,6 @@ Decision choose(Routine r, int64_t size, bool explain) {
   if (!info.has_gpu) return {Backend::cpu, false, "no GPU method for this routine yet"};
   if (p == Policy::gpu) return {Backend::gpu, true, "policy gpu"};
   const int64_t x = crossover(r);
-  if (x == tuning::kNotMeasured)
-    return {Backend::cpu, false,
-            explain ? std::string("auto's crossover not measured yet (GPUEIG_CROSSOVER_") +
-                          upper(info.name) + " sets one)"
-                    : ""};
   if (size < x) return {Backend::cpu, false, explain ? "below crossover " + std::to_string(x) : ""};
   if (!gpu::available())
     return {Backend::cpu, false, explain ? "no usable GPU: " + gpu::unavailable_reason() : ""};

@@ -29,7 +29,7 @@ constexpr Variable kVariables[] = {
     {"GPUEIG_CROSSOVER_GETRF", "an integer >= 0", "auto's crossover for getrf (min(m, n))", false},
     {"GPUEIG_CROSSOVER_GESV", "an integer >= 0", "auto's crossover for gesv (n)", false},
     {"GPUEIG_CROSSOVER_GETRS", "an integer >= 0",
-     "auto's crossover for getrs (n; not measured yet: unset, auto keeps the CPU)", false},
+     "auto's crossover for getrs (n)", false},
     {"GPUEIG_CROSSOVER_TOEPLITZ", "an integer >= 0", "auto's crossover for toeplitz (n)", false},
     {"GPUEIG_LAPACK", "a library path", "the LAPACK of the CPU backend and of the shim's forwarding",
      false},

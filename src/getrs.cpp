@@ -1,7 +1,6 @@
 // gpu_getrs_crout: argument checks, dispatch, and the CPU path (LAPACK DGETRS). The GPU half
 // (cuda/getrs_host.cu) uploads the whole LU (n^2 doubles) for O(n^2 nrhs) work, which can pay
-// only for a large NRHS: auto's crossover is not measured yet, so auto keeps the CPU unless
-// GPUEIG_CROSSOVER_GETRS sets one; the policy "gpu" runs it on the device.
+// only where the CPU's own pass over the LU is slow: auto's crossover (src/tuning.hpp) is on n.
 #include <cstdint>
 
 #include "checks.hpp"

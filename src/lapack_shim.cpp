@@ -2,9 +2,7 @@
 // libgpueig under LD_PRELOAD=libgpueig_lapack.so.
 //
 //   dgtsv_, dgetrf_, dgesv_, dstebz_  -> gpu_gtsv_pcr, gpu_getrf_crout, gpu_gesv_crout, gpu_stebz
-//   dgetrs_                           -> gpu_getrs_crout (auto's crossover not measured yet:
-//                                        forwarded unless GPUEIG_CROSSOVER_GETRS sets one, or
-//                                        GPUEIG_SHIM=serve / GPUEIG_BACKEND=gpu)
+//   dgetrs_                           -> gpu_getrs_crout
 //   dsterf_                           -> gpu_stebz (all eigenvalues)
 //   dsyev_, dsyevd_ JOBZ='N'          -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf)
 // each under four names: the plain LP64 one, SciPy's wheels' scipy_ prefix, and the ILP64 names

@@ -32,16 +32,17 @@ constexpr int64_t kCrossoverStebz = 32;
 constexpr int64_t kCrossoverGetrf = 128;
 // gesv (host call, NRHS = 1, against OpenBLAS DGESV with 16 threads; tools/shim-bench.sh, H100,
 // 2026-11-25): the program's DGESV is much faster than its DGETRF at small n (0.21 vs 0.70 ms at
-// n = 128), so getrf's crossover does not hold: GPU 0.51 vs 0.21 ms at n = 128, 1.03 vs 0.99 ms at
-// 256 (even), 2.39 vs 5.66 ms at 512. Measured with the solve on the host; the solve now runs on
-// the device (it saves a pass over the LU in host memory, and costs a few launches and copies):
-// to be measured again at 256 and 512.
+// n = 128), so getrf's crossover does not hold. With the solve on the device (7 interleaved
+// runs): GPU 0.104 vs 0.099 ms at n = 128, 0.50 vs 0.52 at 256, 1.42 vs 1.44 at 384 (even),
+// 2.02 vs 3.41 at 512, 3.05 vs 9.95 at 768. Kept at 512, where the GPU starts to gain.
 constexpr int64_t kCrossoverGesv = 512;
-// getrs (host call): the whole LU goes up for O(n^2 nrhs) work, so the GPU can pay only for a
-// large NRHS. Not measured yet: auto keeps every call on the CPU (kNotMeasured) until a run on
-// the GPU machine sets it; GPUEIG_CROSSOVER_GETRS (or the policy "gpu") sends calls there.
-constexpr int64_t kNotMeasured = INT64_MAX;
-constexpr int64_t kCrossoverGetrs = kNotMeasured;
+// getrs (host call, TRANS 'N' on DGETRF's factors, against OpenBLAS DGETRS with 16 threads;
+// tools/shim-bench.sh, H100, 2026-11-25, 5-7 interleaved runs): the whole LU goes up for
+// O(n^2 NRHS) work, so the crossover barely moves with NRHS. GPU / DGETRS at n = 1024: 1.23-1.70
+// (NRHS 1), 1.02 (8), 1.23 (16), 0.90 (32), 0.73 (64); at 1536: 1.31, 0.82, 1.38, 1.03; at 2048:
+// 0.83-0.97, 0.98, 1.05, 0.98, 0.60; at 4096: 0.53 (1), 0.43 (64); 8192: 0.45, 0.43. One
+// threshold on n, where no NRHS measured loses by more than 5%.
+constexpr int64_t kCrossoverGetrs = 2048;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
 constexpr int64_t kCrossoverSytrd = 1024;

@@ -89,11 +89,8 @@ const char *describe_library() {
     const RoutineInfo &info = routine_info(static_cast<Routine>(r));
     const int64_t x = info.has_gpu ? crossover(static_cast<Routine>(r)) : 0;
     text += std::string("  ") + info.name + ": " +
-            (!info.has_gpu              ? std::string("CPU only (no GPU method yet)")
-             : x == tuning::kNotMeasured ? std::string("CPU in auto (GPU method; crossover not "
-                                                       "measured yet, policy gpu runs it there)")
-                                         : info.size_meaning + std::string(" >= ") +
-                                               std::to_string(x)) +
+            (!info.has_gpu ? std::string("CPU only (no GPU method yet)")
+                           : info.size_meaning + std::string(" >= ") + std::to_string(x)) +
             "\n";
   }
   text += "environment:\n" + env::describe();

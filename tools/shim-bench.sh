@@ -6,14 +6,13 @@
 # call of each path apart.
 #   tools/shim-bench.sh BUILD_DIR [REPS]                 (default: build-gpu, 5)
 #   SHIM_ROUTINES="dsyevd dgesv" SHIM_SIZES=1024,8192 tools/shim-bench.sh build-gpu
-#   SHIM_ROUTINES=dgetrs SHIM_BENCH_NRHS=64 tools/shim-bench.sh build-gpu   (dgetrs_ is not in the
-#   default list: its crossover is not measured, so the shim forwards it unless this script's
-#   GPUEIG_CROSSOVER_GETRS=0 for that routine sends it to the GPU: the row that measures it)
+#   SHIM_ROUTINES=dgetrs SHIM_BENCH_NRHS=64 tools/shim-bench.sh build-gpu   (dgetrs_ with 64
+#   right-hand sides; the default is 1)
 # Prints one table per routine and, at the end, every row whose served / own exceeds 1.1.
 set -uo pipefail
 build=${1:-build-gpu}
 reps=${2:-5}
-routines=(${SHIM_ROUTINES:-dsyevd dsyev dsterf dstebz dgetrf dgesv dgtsv})
+routines=(${SHIM_ROUTINES:-dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv})
 sizes=${SHIM_SIZES:-32,64,128,256,512,1024,2048,4096,8192}
 shim=$(ls "$build"/libgpueig_lapack.so 2>/dev/null) || { echo "no $build/libgpueig_lapack.so" >&2; exit 2; }
 bin="$build/bench/shim_bench"
@@ -26,9 +25,7 @@ for r in "${routines[@]}"; do
   # dgesv_ and dgtsv_ also where the solves get large (the 16384 row; gtsv's crossover)
   [ "$r" = dgesv ] && [ -z "${SHIM_SIZES:-}" ] && s="$s,16384"
   [ "$r" = dgtsv ] && [ -z "${SHIM_SIZES:-}" ] && s="$s,16384,65536,1048576"
-  extra=()
-  [ "$r" = dgetrs ] && extra=(env GPUEIG_CROSSOVER_GETRS=0)
-  ${extra[@]+"${extra[@]}"} env LD_PRELOAD=$PWD/$shim "$bin" "$r" "$s" "$reps" | tee -a "$out" || status=1
+  env LD_PRELOAD=$PWD/$shim "$bin" "$r" "$s" "$reps" | tee -a "$out" || status=1
 done
 echo "--- rows where the shim is slower than the program's own LAPACK by more than 1.1x"
 awk '$1 ~ /^d/ && $5+0 > 1.1 { print; bad = 1 } END { if (!bad) print "(none)" }' "$out"
