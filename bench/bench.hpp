@@ -97,7 +97,8 @@ void bench_getrf(cudaStream_t stream, bool quick, bool panel_only);
 // The sytrd rows (bench/sytrd_bench.cu): the two-stage method device-resident beside cuSOLVER's
 // dsytrd (values only) and dsytrd + dorgtr (with Q), beside the tree method, the host call, and
 // the auto crossover.
-void bench_sytrd(cudaStream_t stream, bool quick);
+// values_only: the device-resident values rows alone, n = 512 .. 8192 (--sytrd-values).
+void bench_sytrd(cudaStream_t stream, bool quick, bool values_only = false);
 
 // The toeplitz rows (bench/toeplitz_bench.cu): the host call beside cuSOLVER dsyevd / dsyevdx on
 // the dense T (device-resident) and OpenBLAS dsyevd, and the auto crossover sweep.

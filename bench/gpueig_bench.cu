@@ -10,8 +10,10 @@
 //   toeplitz: host call vs cuSOLVER dsyevd / dsyevdx on the dense T (device-resident) and OpenBLAS
 //         dsyevd (bench/toeplitz_bench.cu).
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
+//          [--sytrd-values]
 //          [--toeplitz]
-//   (only those rows; --getrf-panel: the getrf panel timings alone)
+//   (only those rows; --getrf-panel: the getrf panel timings alone; --sytrd-values: sytrd's
+//   device-resident values rows alone, n = 512 .. 8192)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -459,7 +461,7 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false,
-       only_toeplitz = false;
+       sytrd_values = false, only_toeplitz = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -467,9 +469,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
     else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
     else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
+    else if (!std::strcmp(argv[i], "--sytrd-values")) only_sytrd = sytrd_values = true;
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--toeplitz]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz]\n", argv[0]);
       return 2;
     }
   }
@@ -492,7 +495,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (only_sytrd) {
-    bench::bench_sytrd(s, quick);
+    bench::bench_sytrd(s, quick, sytrd_values);
     print_and_save(json, prop.name, copy, -1);
     return 0;
   }

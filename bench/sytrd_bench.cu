@@ -308,12 +308,18 @@ long long crossover() {
 
 }  // namespace
 
-void bench_sytrd(cudaStream_t stream, bool quick) {
+void bench_sytrd(cudaStream_t stream, bool quick, bool values_only) {
   Gpu g{stream, nullptr, nullptr};
   BLAS_OK(cublasCreate(&g.blas));
   SOLVER_OK(cusolverDnCreate(&g.solver));
   set_stream(g);
   std::printf("sytrd (device-resident, two-stage Givens method vs cuSOLVER):\n");
+  if (values_only) {
+    for (int64_t n : {512, 1024, 2048, 4096, 8192}) values_row(g, n, n >= 8192 ? 3 : 7);
+    cusolverDnDestroy(g.solver);
+    cublasDestroy(g.blas);
+    return;
+  }
   for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
     values_row(g, n, n >= 8192 ? 3 : 5);
   for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 4096, 8192})

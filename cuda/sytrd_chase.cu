@@ -11,8 +11,8 @@
 //              that block's first column below its top, and is applied from the left to the rest
 //              of the block. That chain is window w+1's.
 // Window w of sweep s touches what window w+1 of sweep s-1 touches, and nothing of sweep s-1's
-// windows after it, so all sweeps run at once, each a window behind the one before: one warp per
-// sweep, a progress counter per sweep, a persistent cooperative grid.
+// windows after it, so all sweeps run at once, each a window behind the one before: a worker
+// (two warps) per sweep, a progress counter per sweep, a persistent cooperative grid.
 //
 // A chain is generated in parallel: lane k computes its rotation from the suffix norms of the
 // column (a scaled warp scan), so generating costs a few shuffles instead of KD dependent hypots.
@@ -184,90 +184,139 @@ __device__ bool wait_for(const Chase &p, int *flag, int need) {
   return warp_wait(f, need, p.failed);
 }
 
-// Each warp's shared memory in chase_kernel.
-struct ChaseWarp {
-  double M[KD][KD + 1];
-  double2 chain[2][KD];  // the window's chain (chain[cur]) and the next one
+// A sweep is chased by a worker of two warps. Within a window the diagonal block's two-sided
+// update (warp 0) and the block below it (warp 1: the chain from the right, the next chain made
+// from its first column, that chain from the left) touch disjoint entries and need only the
+// window's chain, so they run side by side: a window takes about as long as the block below
+// alone, where one warp did both in turn (the window's instructions form dependent chains: its
+// latency, not the GPU's throughput, paces the whole pipeline).
+struct ChaseWorker {
+  double D[KD][KD + 1];   // warp 0: the diagonal block, held whole
+  double Bk[KD][KD + 1];  // warp 1: the block below it
+  double2 chain[2][KD];   // the window's chain (chain[cur]) and the next one, made by warp 1
+  double2 first[KD];      // warp 0's copy of a sweep's first chain (both warps make it)
+  int ok;                 // warp 0's verdict on the window's wait, for both warps
 };
-constexpr int kChaseWarpsMax = 8;
+constexpr int kWorkersMax = 4;  // workers a block at most (named barriers 1 .. kWorkersMax)
 
-// A warp per sweep (kChaseWarpsMax warps a block at most), sweeps s_begin + (global warp), then
-// every (warps of the grid) after.
-__global__ void __launch_bounds__(32 * kChaseWarpsMax) chase_kernel(Chase p) {
-  extern __shared__ ChaseWarp chase_smem[];
-  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32, warps = blockDim.x / 32;
-  auto &M = chase_smem[wid].M;
-  auto &chain = chase_smem[wid].chain;
+// The two warps of worker `worker` meet (a named barrier of 64 threads; barrier 0 is
+// __syncthreads').
+__device__ inline void worker_sync(int worker) {
+  asm volatile("bar.sync %0, 64;" ::"r"(worker + 1) : "memory");
+}
+
+// The diagonal block A(st:st+len-1, st:st+len-1) := G A G^T (warp 0), G the window's chain;
+// the block held whole in D, stored back as its lower triangle.
+__device__ void update_diagonal_block(const Chase &p, double (&D)[KD][KD + 1], const double2 *chain,
+                                      int64_t st, int len) {
+  const int lane = threadIdx.x % 32;
   double v[KD];
-  for (int64_t s = p.s_begin + blockIdx.x * int64_t(warps) + wid; s < p.s_end;
-       s += int64_t(gridDim.x) * warps) {
+#pragma unroll
+  for (int j = 0; j < KD; ++j)
+    v[j] = j < len && lane >= j && lane < len ? __ldcg(&band(p, st + lane, st + j)) : 0.0;
+#pragma unroll
+  for (int j = 0; j < KD; ++j) {  // entry (a, b) has one writer: lane max(a, b)
+    if (j <= lane) D[lane][j] = v[j];
+    if (j < lane) D[j][lane] = v[j];
+  }
+  __syncwarp();
+  apply_chain_to<false>(D, chain);
+  __syncwarp();
+  apply_chain_to<true>(D, chain);
+  __syncwarp();
+  for (int j = 0; j < len; ++j)
+    if (lane >= j && lane < len) __stcg(&band(p, st + lane, st + j), D[lane][j]);
+}
+
+// The block below the window, A(j1:j1+len2-1, st:st+len-1) (warp 1): G^T from the right, then
+// the next window's chain, made from its first column, from the left. Returns nothing; the new
+// chain is published in `next`.
+__device__ void update_block_below(const Chase &p, double (&Bk)[KD][KD + 1], const double2 *chain,
+                                   double2 *next, int64_t s, int64_t st, int len, int64_t j1,
+                                   int len2) {
+  const int lane = threadIdx.x % 32;
+  double below[KD];
+#pragma unroll
+  for (int j = 0; j < KD; ++j)
+    below[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
+  apply_chain(below, chain);  // from the right: row by row
+#pragma unroll
+  for (int j = 0; j < KD; ++j) Bk[lane][j] = below[j];
+  __syncwarp();
+  double c2, s2, r0;
+  make_chain(lane < len2 ? Bk[lane][0] : 0.0, len2, c2, s2, r0);
+  record(p, s, j1, len2, c2, s2);
+  publish_chain(next, c2, s2);
+  if (lane == 0) {  // column 0 is what the chain was made to produce
+#pragma unroll
+    for (int i = 0; i < KD; ++i) Bk[i][0] = i == 0 ? r0 : 0.0;
+  } else {  // the rest from the left, column by column
+    apply_chain_to<false>(Bk, next);
+  }
+  __syncwarp();
+  for (int j = 0; j < len; ++j)
+    if (lane < len2) __stcg(&band(p, j1 + lane, st + j), Bk[lane][j]);
+}
+
+// A worker per sweep (kWorkersMax a block at most), sweeps s_begin + (global worker), then every
+// (workers of the grid) after.
+__global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
+  extern __shared__ ChaseWorker chase_smem[];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, worker = warp / 2;
+  const int workers = blockDim.x / 64;
+  const bool below_warp = warp % 2 == 1;
+  ChaseWorker &W = chase_smem[worker];
+  for (int64_t s = p.s_begin + blockIdx.x * int64_t(workers) + worker; s < p.s_end;
+       s += int64_t(gridDim.x) * workers) {
     const int nw = windows_of(p.n, s);
     const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
     int cur = 0;
     for (int w = 0; w < nw; ++w) {
-      if (s > 0 && !wait_for(p, p.progress + (s - 1) * kFlagStride, min(w + 2, prev_nw))) return;
+      // Warp 0 waits for the sweep before (its windows up to w + 1 touch this window's entries);
+      // both warps follow its verdict, so that neither is left alone at a barrier.
+      if (!below_warp) {
+        const bool ok = s == 0 || wait_for(p, p.progress + (s - 1) * kFlagStride, min(w + 2, prev_nw));
+        if (lane == 0) W.ok = ok;
+      }
+      worker_sync(worker);
+      if (!W.ok) return;
       const int64_t st = s + 1 + int64_t(w) * KD, ed = min(st + KD - 1, p.n - 1);
       const int len = static_cast<int>(ed - st + 1);
-      // The diagonal block (its lower triangle) and the block below it (rows j1 .. j1+len2-1,
-      // columns st .. ed): all loads are unrolled into registers and issued at once, so that the
-      // window waits on memory once.
       const int64_t j1 = ed + 1;
       const int len2 = j1 <= p.n - 1 ? static_cast<int>(min(ed + KD, p.n - 1) - j1 + 1) : 0;
-      double below[KD];
-#pragma unroll
-      for (int j = 0; j < KD; ++j)
-        v[j] = j < len && lane >= j && lane < len ? __ldcg(&band(p, st + lane, st + j)) : 0.0;
-#pragma unroll
-      for (int j = 0; j < KD; ++j)
-        below[j] = j < len && lane < len2 ? __ldcg(&band(p, j1 + lane, st + j)) : 0.0;
+      // Window 0's chain clears column s; both warps make it from the same entries (the same
+      // rotations, bit for bit), warp 1 writes the column after the window's barrier, when
+      // warp 0 has read it.
+      double r0 = 0;
+      const double2 *chain = W.chain[cur];
       if (w == 0) {
         const double x = lane < len ? __ldcg(&band(p, st + lane, s)) : 0.0;
-        double c, sn, r0;
+        double c, sn;
         make_chain(x, len, c, sn, r0);
-        if (lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
-        record(p, s, st, len, c, sn);
-        publish_chain(chain[cur], c, sn);
-      }
-      // Both sides of the diagonal block (held whole in M, stored as its lower triangle).
-#pragma unroll
-      for (int j = 0; j < KD; ++j) {  // entry (a, b) has one writer: lane max(a, b)
-        if (j <= lane) M[lane][j] = v[j];
-        if (j < lane) M[j][lane] = v[j];
-      }
-      __syncwarp();
-      apply_chain_to<false>(M, chain[cur]);
-      __syncwarp();
-      apply_chain_to<true>(M, chain[cur]);
-      __syncwarp();
-      for (int j = 0; j < len; ++j)
-        if (lane >= j && lane < len) __stcg(&band(p, st + lane, st + j), M[lane][j]);
-
-      if (len2 > 0) {
-        __syncwarp();
-        apply_chain(below, chain[cur]);  // from the right: row by row
-#pragma unroll
-        for (int j = 0; j < KD; ++j) M[lane][j] = below[j];
-        __syncwarp();
-        double c2, s2, r0;
-        make_chain(lane < len2 ? M[lane][0] : 0.0, len2, c2, s2, r0);
-        record(p, s, j1, len2, c2, s2);
-        cur ^= 1;  // the new chain is the next window's
-        publish_chain(chain[cur], c2, s2);
-        if (lane == 0) {  // column 0 is what the chain was made to produce
-#pragma unroll
-          for (int i = 0; i < KD; ++i) M[i][0] = i == 0 ? r0 : 0.0;
-        } else {  // the rest from the left, column by column
-          apply_chain_to<false>(M, chain[cur]);
+        if (below_warp) {
+          record(p, s, st, len, c, sn);
+          publish_chain(W.chain[cur], c, sn);
+        } else {
+          publish_chain(W.first, c, sn);
+          chain = W.first;
         }
-        __syncwarp();
-        for (int j = 0; j < len; ++j)
-          if (lane < len2) __stcg(&band(p, j1 + lane, st + j), M[lane][j]);
       }
-      __syncwarp();
-      __threadfence();
-      if (lane == 0)
-        cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s * kFlagStride]).store(
-            w + 1, cuda::memory_order_release);
+      if (!below_warp) {
+        update_diagonal_block(p, W.D, chain, st, len);
+        __threadfence();  // before warp 1 publishes the window (after the barrier)
+      } else if (len2 > 0) {
+        update_block_below(p, W.Bk, chain, W.chain[cur ^ 1], s, st, len, j1, len2);
+      }
+      worker_sync(worker);  // both blocks stored; warp 0 is done with the chain and column s
+      if (below_warp) {
+        if (w == 0 && lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
+        __syncwarp();
+        __threadfence();
+        if (lane == 0)
+          cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s * kFlagStride]).store(
+              w + 1, cuda::memory_order_release);
+      }
+      cur ^= 1;  // the new chain is the next window's (unused after the last window)
     }
   }
 }
@@ -516,7 +565,7 @@ unsigned grid_for(int64_t count, int threads) {
   return static_cast<unsigned>(std::min<int64_t>(4096, (count + threads - 1) / threads));
 }
 
-// With `reserve`, the warps go 8 to a block and each block holds most of an SM's shared memory:
+// With `reserve`, the workers go kWorkersMax to a block and each block holds most of an SM's shared memory:
 // the work queued beside the chase (Q1 being formed) then keeps off the chase's SMs, instead of
 // sharing every SM with it and slowing the pipeline's critical path down.
 Status chase(cudaStream_t st, const Chase &args, bool reserve) {
@@ -524,29 +573,29 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
   Status s = sm_count(&sms);
   if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
   if (s) s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "attribute");
-  // (a GPU whose blocks cannot hold 8 warps' shared memory chases unreserved)
-  reserve = reserve && kChaseWarpsMax * sizeof(ChaseWarp) <= size_t(optin);
-  const int warps = reserve ? kChaseWarpsMax : 1;
-  const size_t smem = reserve ? std::max(warps * sizeof(ChaseWarp), std::min(size_t(200) << 10, size_t(optin)))
-                              : sizeof(ChaseWarp);
+  // (a GPU whose blocks cannot hold kWorkersMax workers' shared memory chases unreserved)
+  reserve = reserve && kWorkersMax * sizeof(ChaseWorker) <= size_t(optin);
+  const int workers = reserve ? kWorkersMax : 1;
+  const size_t smem = reserve ? std::max(workers * sizeof(ChaseWorker), std::min(size_t(200) << 10, size_t(optin)))
+                              : sizeof(ChaseWorker);
   if (s) s = check(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                    "cudaFuncSetAttribute");
   if (s)
-    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 32 * warps, smem),
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64 * workers, smem),
               "occupancy");
   if (!s) return s;
-  // Every warp of the grid must be resident (a warp waits on the sweep before it): a cooperative
-  // launch guarantees it or fails. A sweep lasts its windows, about (n - s)/KD of them, and the
-  // next starts two windows after it: about n/(2 KD) sweeps are in flight, and a warp per sweep
-  // more would only spin. Twice that keeps the pipeline from waiting on a warp still busy with
-  // its previous sweep.
+  // Every worker of the grid must be resident (a worker waits on the sweep before it): a
+  // cooperative launch guarantees it or fails. A sweep lasts its windows, about (n - s)/KD of
+  // them, and the next starts two windows after it: about n/(2 KD) sweeps are in flight, and a
+  // worker per sweep more would only spin. Twice that keeps the pipeline from waiting on a
+  // worker still busy with its previous sweep.
   const int64_t useful = std::max<int64_t>(32, args.n / KD);
   const int64_t want = std::min<int64_t>(args.s_end - args.s_begin, useful);
-  const int64_t grid = std::min<int64_t>(int64_t(per_sm) * sms, (want + warps - 1) / warps);
+  const int64_t grid = std::min<int64_t>(int64_t(per_sm) * sms, (want + workers - 1) / workers);
   Chase a = args;
   void *params[] = {&a};
   return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(chase_kernel),
-                                           dim3(static_cast<unsigned>(grid)), dim3(32 * warps),
+                                           dim3(static_cast<unsigned>(grid)), dim3(64 * workers),
                                            params, smem, st),
                "sytrd chase_kernel");
 }
