@@ -197,7 +197,7 @@ struct ChaseWorker {
   double2 first[KD];      // warp 0's copy of a sweep's first chain (both warps make it)
   int ok;                 // warp 0's verdict on the window's wait, for both warps
 };
-constexpr int kWorkersMax = 4;  // workers a block at most (named barriers 1 .. kWorkersMax)
+constexpr int kWorkersMax = 8;  // workers a block at most (named barriers 1 .. kWorkersMax)
 
 // The two warps of worker `worker` meet (a named barrier of 64 threads; barrier 0 is
 // __syncthreads').
@@ -242,9 +242,8 @@ __device__ void update_block_below(const Chase &p, double (&Bk)[KD][KD + 1], con
   apply_chain(below, chain);  // from the right: row by row
 #pragma unroll
   for (int j = 0; j < KD; ++j) Bk[lane][j] = below[j];
-  __syncwarp();
   double c2, s2, r0;
-  make_chain(lane < len2 ? Bk[lane][0] : 0.0, len2, c2, s2, r0);
+  make_chain(lane < len2 ? below[0] : 0.0, len2, c2, s2, r0);  // (publish_chain syncs the warp)
   record(p, s, j1, len2, c2, s2);
   publish_chain(next, c2, s2);
   if (lane == 0) {  // column 0 is what the chain was made to produce
@@ -310,8 +309,7 @@ __global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
       worker_sync(worker);  // both blocks stored; warp 0 is done with the chain and column s
       if (below_warp) {
         if (w == 0 && lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
-        __syncwarp();
-        __threadfence();
+        __syncwarp();  // the release below is a device-wide fence for the whole warp's stores
         if (lane == 0)
           cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s * kFlagStride]).store(
               w + 1, cuda::memory_order_release);

@@ -188,7 +188,7 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Backend: the GPU method
  * uploads the whole LU and B, applies the interchanges and the two triangular solves on the
  * device and brings X back; since that is O(N^2) data for O(N^2 NRHS) work, auto runs it there
- * only from N = 2048 (measured against DGETRS, at every NRHS; GPUEIG_CROSSOVER_GETRS moves it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
+ * only from N = 8192 (measured against DGETRS; GPUEIG_CROSSOVER_GETRS moves it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
  * overwritten). Deviation: an IPIV entry outside 1..N
  * is rejected with INFO = -6 (checked after DGETRS's own checks), where DGETRS would read and
  * write outside B.

@@ -40,9 +40,12 @@ constexpr int64_t kCrossoverGesv = 512;
 // tools/shim-bench.sh, H100, 2026-11-25, 5-7 interleaved runs): the whole LU goes up for
 // O(n^2 NRHS) work, so the crossover barely moves with NRHS. GPU / DGETRS at n = 1024: 1.23-1.70
 // (NRHS 1), 1.02 (8), 1.23 (16), 0.90 (32), 0.73 (64); at 1536: 1.31, 0.82, 1.38, 1.03; at 2048:
-// 0.83-0.97, 0.98, 1.05, 0.98, 0.60; at 4096: 0.53 (1), 0.43 (64); 8192: 0.45, 0.43. One
-// threshold on n, where no NRHS measured loses by more than 5%.
-constexpr int64_t kCrossoverGetrs = 2048;
+// 0.83-0.97, 0.98, 1.05, 0.98, 0.60; at 4096: 0.53 (1), 0.43 (64); 8192: 0.45, 0.43. A third
+// run (NRHS 1, after other routines in the same process) gave 1.11 at 2048, 1.26 at 4096 and
+// 0.48 at 8192: with NRHS small both sides are bound by reading the LU from host memory, and
+// the GPU's side varies with what the host is doing. One threshold on n, where every run gained:
+// 8192 (many right-hand sides gain from about 1024, left to GPUEIG_CROSSOVER_GETRS).
+constexpr int64_t kCrossoverGetrs = 8192;
 // sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
 // 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
 constexpr int64_t kCrossoverSytrd = 1024;
