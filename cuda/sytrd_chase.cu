@@ -229,8 +229,8 @@ __device__ void update_diagonal_block(const Chase &p, double (&D)[KD][KD + 1], c
 }
 
 // The block below the window, A(j1:j1+len2-1, st:st+len-1) (warp 1): G^T from the right, then
-// the next window's chain, made from its first column, from the left. Returns nothing; the new
-// chain is published in `next`.
+// the next window's chain, made from its first column, from the left; that chain is published
+// in `next`.
 __device__ void update_block_below(const Chase &p, double (&Bk)[KD][KD + 1], const double2 *chain,
                                    double2 *next, int64_t s, int64_t st, int len, int64_t j1,
                                    int len2) {

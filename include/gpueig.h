@@ -188,10 +188,10 @@ GPUEIG_API int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv);
  * INFO = 0 or -i; N = 0 or NRHS = 0 returns at once (IPIV not read). Backend: the GPU method
  * uploads the whole LU and B, applies the interchanges and the two triangular solves on the
  * device and brings X back; since that is O(N^2) data for O(N^2 NRHS) work, auto runs it there
- * only from N = 8192 (measured against DGETRS; GPUEIG_CROSSOVER_GETRS moves it). A device failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly
- * overwritten). Deviation: an IPIV entry outside 1..N
- * is rejected with INFO = -6 (checked after DGETRS's own checks), where DGETRS would read and
- * write outside B.
+ * only from N = 8192 (measured against DGETRS; GPUEIG_CROSSOVER_GETRS moves it). A device
+ * failure after part of X reached B returns GPUEIG_ERR_DEVICE (B partly overwritten).
+ * Deviation: an IPIV entry outside 1..N is rejected with INFO = -6 (checked after DGETRS's own
+ * checks), where DGETRS would read and write outside B.
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_getrs_crout(char trans, int n, int nrhs, const double *a, int lda,
                                const int *ipiv, double *b, int ldb);
@@ -308,8 +308,8 @@ GPUEIG_API int gpueig_set_backend(const char *name);
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 
 /* Why gpueig_backend_for(ROUTINE [in], SIZE [in]) answers as it does, in words: "auto", "policy
- * cpu", "below crossover 128", "no usable GPU: <reason>", "no GPU method for this routine yet" (NULL for an unknown
- * routine or NULL). The string stays valid until the calling thread's next
+ * cpu", "below crossover 128", "no usable GPU: <reason>", "no GPU method for this routine yet"
+ * (NULL for an unknown routine or NULL). The string stays valid until the calling thread's next
  * call of this function. */
 GPUEIG_API const char *gpueig_backend_reason(const char *routine, long long size);
 

@@ -38,12 +38,6 @@ thread_local Backend t_last = Backend::none;
 // The policies in the order of the Policy enum, as gpueig_set_backend and GPUEIG_BACKEND name them.
 constexpr const char *kPolicyNames[] = {"auto", "gpu", "cpu"};
 
-std::string upper(const char *s) {
-  std::string out;
-  for (; *s; ++s) out += static_cast<char>(std::toupper(static_cast<unsigned char>(*s)));
-  return out;
-}
-
 bool parse_policy(const char *name, Policy &out) {
   if (!name) return false;
   for (int i = 0; i < 3; ++i)
@@ -84,7 +78,10 @@ int64_t crossover(Routine r) {
   static const std::vector<std::string> vars = [] {
     std::vector<std::string> v;
     for (int i = 0; i < static_cast<int>(Routine::count); ++i) {
-      v.push_back("GPUEIG_CROSSOVER_" + upper(routine_info(static_cast<Routine>(i)).name));
+      std::string var = "GPUEIG_CROSSOVER_";
+      for (const char *c = routine_info(static_cast<Routine>(i)).name; *c; ++c)
+        var += static_cast<char>(std::toupper(*c));
+      v.push_back(var);
     }
     return v;
   }();

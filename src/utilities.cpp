@@ -3,7 +3,6 @@
 #include <string>
 
 #include "dispatch.hpp"
-#include "tuning.hpp"
 #include "env.hpp"
 #include "lapack.hpp"
 #include "gpu_backend.hpp"
@@ -87,10 +86,10 @@ const char *describe_library() {
   text += "routines (GPU method; auto uses the GPU from this size):\n";
   for (int r = 0; r < static_cast<int>(Routine::count); ++r) {
     const RoutineInfo &info = routine_info(static_cast<Routine>(r));
-    const int64_t x = info.has_gpu ? crossover(static_cast<Routine>(r)) : 0;
     text += std::string("  ") + info.name + ": " +
-            (!info.has_gpu ? std::string("CPU only (no GPU method yet)")
-                           : info.size_meaning + std::string(" >= ") + std::to_string(x)) +
+            (info.has_gpu ? (info.size_meaning + std::string(" >= ") +
+                             std::to_string(crossover(static_cast<Routine>(r))))
+                          : std::string("CPU only (no GPU method yet)")) +
             "\n";
   }
   text += "environment:\n" + env::describe();

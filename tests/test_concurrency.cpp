@@ -28,8 +28,7 @@ namespace {
 using Vec = std::vector<double>;
 
 // The crossover in force for a routine, as gpueig_info() states it ("  sytrd: n >= 1024"); a
-// routine without a GPU method ("  stein: CPU only ...") or without a measured crossover
-// ("  getrs: CPU in auto ...") never reaches the GPU in auto.
+// routine without a GPU method ("  stein: CPU only ...") never reaches the GPU.
 long crossover(const std::string &routine) {
   const std::string info = gpueig_info();
   const size_t at = info.find("  " + routine + ": ");
@@ -114,7 +113,7 @@ std::vector<Problem> problems() {
                    },
                    {}, 0, 1e-9});
   }
-  for (long n : {40L, 300L}) {  // getrs: the CTest runs set a crossover (none is measured yet)
+  for (long n : {40L, 300L}) {  // getrs: the CTest runs set its crossover between the sizes
     x = crossover("getrs");
     Vec lu = zoo::general("random", int(n), int(n), int(n), uint64_t(n) + 7);
     std::vector<int> ipiv(n);

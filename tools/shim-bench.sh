@@ -25,7 +25,7 @@ for r in "${routines[@]}"; do
   # dgesv_ and dgtsv_ also where the solves get large (the 16384 row; gtsv's crossover)
   [ "$r" = dgesv ] && [ -z "${SHIM_SIZES:-}" ] && s="$s,16384"
   [ "$r" = dgtsv ] && [ -z "${SHIM_SIZES:-}" ] && s="$s,16384,65536,1048576"
-  env LD_PRELOAD=$PWD/$shim "$bin" "$r" "$s" "$reps" | tee -a "$out" || status=1
+  LD_PRELOAD=$PWD/$shim "$bin" "$r" "$s" "$reps" | tee -a "$out" || status=1
 done
 echo "--- rows where the shim is slower than the program's own LAPACK by more than 1.1x"
 awk '$1 ~ /^d/ && $5+0 > 1.1 { print; bad = 1 } END { if (!bad) print "(none)" }' "$out"
