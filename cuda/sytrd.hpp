@@ -47,9 +47,11 @@ Status sytrd_tree(cudaStream_t stream, int64_t n, double *a, int64_t lda, double
 // z := z * Q1 when z is given. `blocks` holds sytrd_band_blocks_bytes(n, keep_all); with
 // keep_all (z must be null) every panel's rotation blocks are kept there for
 // sytrd_band_form_q1. Work is queued on `stream` and on streams of its own that `stream` waits for.
+// A wait of the panels' wavefront that timed out (it never should) sets *failed (device memory,
+// zero on entry; null: a flag of `blocks`' own, not reported).
 size_t sytrd_band_blocks_bytes(int64_t n, bool keep_all);
 Status sytrd_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z,
-                     int64_t ldz, double *blocks, bool keep_all);
+                     int64_t ldz, double *blocks, bool keep_all, int *failed = nullptr);
 // z (the identity on entry) := Q1, from the blocks sytrd_to_band kept (keep_all).
 Status sytrd_band_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz,
                           const double *blocks);

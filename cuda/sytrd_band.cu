@@ -37,6 +37,8 @@
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "env.hpp"
+#include "progress.cuh"
 #include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
@@ -126,17 +128,53 @@ __device__ void make_fan(const double *col, int j, int m, double2 *rot, double *
   rot[lane] = g;
 }
 
-// Level 0: tile blockIdx.x (rows st .. st+rt-1 of panel columns c0 .. c0+B-1) becomes upper
-// trapezoidal; its rotations, accumulated, go to blocks[blockIdx.x] (H x H, column-major).
+// How a panel's tree nodes share rows. In the level-by-level order (kWave false) each tree level
+// is a kernel of its own: a node reads its rows when it starts and writes them when it ends. In
+// the wavefront (kWave true) every node of the panel runs in one kernel: row j of a node's
+// triangle is final once the node's step j is done (later steps touch later rows only), so the
+// node stores it and publishes its progress, and the parent's step j, which needs rows 0..j of
+// both its children, waits for exactly that. The tree's depth then costs a few steps instead of
+// B steps a level; every rotation is the same, bit for bit.
+struct Wave {
+  int *flags;   // every node's progress: epoch * kRowsPerEpoch + rows published
+  int epoch;    // the panel's (the counters are never reset between panels)
+  int *failed;  // set by a wait that timed out
+  int self, top, bottom;  // this node; a merge's children (the nodes holding its two triangles)
+};
+constexpr int kRowsPerEpoch = 64;     // more than B
+constexpr int kPanelFlagStride = 32;  // ints between two nodes' counters (a 128-byte line each)
+
+// Block-wide: thread 0 waits until `node` has published `rows` rows of this panel; the verdict
+// on every thread, after a barrier that orders their loads after thread 0's acquire.
+__device__ bool wave_wait(const Wave &w, int node, int rows) {
+  __shared__ int ok;
+  if (threadIdx.x == 0)
+    ok = spin_until(&w.flags[node * kPanelFlagStride], w.epoch * kRowsPerEpoch + rows, w.failed);
+  __syncthreads();
+  return ok != 0;
+}
+
+// Block-wide: the rows this node's threads stored are published as `rows` rows done.
+__device__ void wave_publish(const Wave &w, int rows) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    publish_progress(&w.flags[w.self * kPanelFlagStride], w.epoch * kRowsPerEpoch + rows);
+  }
+}
+
+// Level 0: tile `tile` (rows st .. st+rt-1 of panel columns c0 .. c0+B-1) becomes upper
+// trapezoidal; its rotations, accumulated, go to `block` (H x H, column-major).
 // Thread t < B holds column t of the tile, thread B + g column g of the block, in registers; a
 // column's chain is made by warp 0 and applied by every thread to its own column.
-__global__ void __launch_bounds__(kColThreads)
-    tile_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, double *blocks) {
+template <bool kWave>
+__device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t tile,
+                        double *block, const Wave &wave) {
   __shared__ double col[H];
   __shared__ double2 rot[H];
   __shared__ double top;
   const int t = threadIdx.x;
-  const int64_t st = c0 + B + int64_t(blockIdx.x) * H;
+  const int64_t st = c0 + B + tile * H;
   const int rt = static_cast<int>(std::min<int64_t>(H, n - st));
   double v[H];
   {
@@ -172,30 +210,50 @@ __global__ void __launch_bounds__(kColThreads)
       for (int i = 0; i < H; ++i)
         if (i >= j) v[i] = i == j ? top : 0.0;
     }
+    if (kWave) {  // row j is final: the parent may take it
+      if (t < B) {
+        double row = 0.0;
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+          if (i == j) row = v[i];
+        __stcg(&panel_at(a, lda, c0, st + j, t), row);
+      }
+      wave_publish(wave, j + 1);
+    }
   }
   if (t < B) {
     double *p = &panel_at(a, lda, c0, st, t);  // walked down the panel: no address per entry
 #pragma unroll
     for (int i = 0; i < H; ++i, p += lda)
-      if (i < rt) *p = v[i];
+      if (i < rt && (!kWave || i >= nj)) *p = v[i];  // (the wavefront stored rows < nj already)
   } else {
-    double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
+    double *out = block + (t - B) * H;
 #pragma unroll
     for (int i = 0; i < H; ++i) out[i] = v[i];
   }
+  if (kWave) wave_publish(wave, B);
 }
 
-// Level l (step = 2^(l-1) tiles): the top B rows of tile u = 2*step*blockIdx.x (a triangle)
-// absorb the top k <= B rows of tile u + step (a triangle, or the trapezoid of a short last tile).
-// Rows 0..B-1 of the block are the first's, rows B..B+k-1 the other's. Column j is cleared by a
-// fan: row j against rows B, B+1, .., B+min(j, k-1) in turn.
 __global__ void __launch_bounds__(kColThreads)
-    pair_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, int64_t step, double *blocks) {
+    tile_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, double *blocks) {
+  tile_qr<false>(a, lda, n, c0, blockIdx.x, blocks + int64_t(blockIdx.x) * H * H, Wave{});
+}
+
+// Level l (step = 2^(l-1) tiles): the top B rows of tile u = 2*step*pair (a triangle) absorb the
+// top k <= B rows of tile u + step (a triangle, or the trapezoid of a short last tile). Rows
+// 0..B-1 of the block are the first's, rows B..B+k-1 the other's. Column j is cleared by a fan:
+// row j against rows B, B+1, .., B+min(j, k-1) in turn. Step j changes row j of the first
+// triangle and rows 0..j of the second, and needs nothing of either below row j: the wavefront
+// loads both children's row j just before step j (the other entries of vt and vb are still
+// zeros then, and meet only identity rotations).
+template <bool kWave>
+__device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t step, int64_t pair,
+                        double *block, const Wave &wave) {
   __shared__ double col[H];
   __shared__ double2 rot[B];
   __shared__ double top;
   const int t = threadIdx.x;
-  const int64_t first = c0 + B + 2 * step * H * int64_t(blockIdx.x);
+  const int64_t first = c0 + B + 2 * step * H * pair;
   const int64_t second = first + step * H;
   const int k = static_cast<int>(std::min<int64_t>(B, n - second));
   // vt: rows 0..B-1 (the first triangle), vb: rows B..B+k-1 (the second). Step j works on row j
@@ -204,11 +262,24 @@ __global__ void __launch_bounds__(kColThreads)
   double vt[B], vb[B];
 #pragma unroll
   for (int i = 0; i < B; ++i) {
-    vt[i] = t < B ? panel_at(a, lda, c0, first + i, t) : (i == t - B ? 1.0 : 0.0);
-    vb[i] = t < B ? (i < k ? panel_at(a, lda, c0, second + i, t) : 0.0) : (B + i == t - B ? 1.0 : 0.0);
+    const bool load = t < B && !kWave;
+    vt[i] = load ? panel_at(a, lda, c0, first + i, t) : t >= B && i == t - B ? 1.0 : 0.0;
+    vb[i] = load ? (i < k ? panel_at(a, lda, c0, second + i, t) : 0.0) : t >= B && B + i == t - B ? 1.0 : 0.0;
   }
   for (int j = 0; j < B; ++j) {
     const int m = j + 1 < k ? j + 1 : k;
+    if (kWave) {
+      if (!wave_wait(wave, wave.top, j + 1) || (j < k && !wave_wait(wave, wave.bottom, j + 1))) return;
+      if (t < B) {
+        vt[0] = __ldcg(&panel_at(a, lda, c0, first + j, t));
+        if (j < k) {
+          const double y = __ldcg(&panel_at(a, lda, c0, second + j, t));
+#pragma unroll
+          for (int r = 0; r < B; ++r)
+            if (r == j) vb[r] = y;
+        }
+      }
+    }
     if (t == j) {
       col[j] = vt[0];
 #pragma unroll
@@ -230,6 +301,10 @@ __global__ void __launch_bounds__(kColThreads)
       for (int r = 0; r < B; ++r)
         if (r < m) vb[r] = 0.0;
     }
+    if (kWave) {  // row j of the merged triangle is final: the parent may take it
+      if (t < B) __stcg(&panel_at(a, lda, c0, first + j, t), vt[0]);
+      wave_publish(wave, j + 1);
+    }
     const double done = vt[0];
 #pragma unroll
     for (int i = 0; i < B - 1; ++i) vt[i] = vt[i + 1];
@@ -238,17 +313,61 @@ __global__ void __launch_bounds__(kColThreads)
   if (t < B) {
 #pragma unroll
     for (int i = 0; i < B; ++i) {
-      panel_at(a, lda, c0, first + i, t) = vt[i];
+      if (!kWave) panel_at(a, lda, c0, first + i, t) = vt[i];  // (the wavefront stored them)
       if (i < k) panel_at(a, lda, c0, second + i, t) = vb[i];
     }
   } else {
-    double *out = blocks + int64_t(blockIdx.x) * H * H + (t - B) * H;
 #pragma unroll
     for (int i = 0; i < B; ++i) {
-      out[i] = vt[i];
-      out[B + i] = vb[i];
+      block[(t - B) * H + i] = vt[i];
+      block[(t - B) * H + B + i] = vb[i];
     }
   }
+}
+
+__global__ void __launch_bounds__(kColThreads)
+    pair_qr_kernel(double *a, int64_t lda, int64_t n, int64_t c0, int64_t step, double *blocks) {
+  pair_qr<false>(a, lda, n, c0, step, blockIdx.x, blocks + int64_t(blockIdx.x) * H * H, Wave{});
+}
+
+// The nodes of one panel's tree for the wavefront kernel: node b < P is tile b; the merges follow
+// level by level (first[l] the first node of level l, count[l] its nodes): the order in which
+// panel_levels stores their blocks.
+struct PanelTree {
+  double *a;
+  int64_t lda, n, c0;
+  double *blocks;  // node b's block at blocks + b * H * H
+  int nl;
+  int first[kMaxLevels], count[kMaxLevels];
+  int *flags, epoch, *failed;
+};
+
+// The node that holds tile `tile`'s triangle after level `level`: the merge of the highest level
+// <= `level` whose first tile it is (merge i of level l starts at tile 2^l i), else the tile.
+__device__ int holder_of(const PanelTree &T, int64_t tile, int level) {
+  for (int l = level; l >= 1; --l) {
+    const int64_t span = int64_t(1) << l;
+    if (tile % span == 0 && tile / span < T.count[l]) return T.first[l] + static_cast<int>(tile / span);
+  }
+  return static_cast<int>(tile);
+}
+
+// Every node of a panel's tree at once, a block each (a cooperative launch: a node waits only on
+// its children, which precede it in block order, and all are resident).
+__global__ void __launch_bounds__(kColThreads) panel_wave_kernel(PanelTree T) {
+  const int node = blockIdx.x;
+  Wave w{T.flags, T.epoch, T.failed, node, -1, -1};
+  double *block = T.blocks + int64_t(node) * H * H;
+  if (node < T.count[0]) {
+    tile_qr<true>(T.a, T.lda, T.n, T.c0, node, block, w);
+    return;
+  }
+  int l = 1;
+  while (l + 1 < T.nl && node >= T.first[l + 1]) ++l;
+  const int64_t pair = node - T.first[l], step = int64_t(1) << (l - 1), u = 2 * step * pair;
+  w.top = holder_of(T, u, l - 1);
+  w.bottom = holder_of(T, u + step, l - 1);
+  pair_qr<true>(T.a, T.lda, T.n, T.c0, step, pair, block, w);
 }
 
 // The index sets of one level's blocks: block b's local index i < len0 is global index
@@ -449,17 +568,72 @@ struct LookAhead {
 
 }  // namespace
 
+namespace {
+
+// Blocks (H x H) the workspace holds: every panel's (keep_all) or kBlockSets panels' at a time.
+int64_t block_count(int64_t n, bool keep_all) {
+  return std::max<int64_t>(1, keep_all ? all_panel_blocks(n) : kBlockSets * panel_blocks(n));
+}
+
+// After the blocks: the wavefront's progress counters (a line for each node of a panel) and its
+// own failure flag (used when the caller gives none).
+size_t panel_flag_ints(int64_t n) { return size_t(panel_blocks(n)) * kPanelFlagStride + 1; }
+int *panel_flags(double *blocks, int64_t n, bool keep_all) {
+  return reinterpret_cast<int *>(blocks + block_count(n, keep_all) * H * H);
+}
+
+// Nodes of a panel's tree that can be resident at once: the wavefront's limit (0 with
+// GPUEIG_SYTRD_PANEL=levels, which factors every panel level by level).
+Status wave_capacity(int64_t *capacity) {
+  *capacity = 0;
+  if (env::choice("GPUEIG_SYTRD_PANEL", {"auto", "levels"}, 0) == 1) return Status::success();
+  int sms = 0, per_sm = 0, dev = 0, coop = 0;
+  Status s = sm_count(&sms);
+  if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
+  if (s) s = check(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev), "attribute");
+  if (s)
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, panel_wave_kernel, kColThreads, 0),
+              "occupancy");
+  if (s && coop) *capacity = int64_t(sms) * per_sm;
+  return s;
+}
+
+// The panel at c0 (its levels in `levels`) factored by the wavefront kernel on `fs`.
+Status factor_wave(cudaStream_t fs, double *a, int64_t lda, int64_t n, int64_t c0, double *mine,
+                   const Level *levels, int nl, int *flags, int epoch, int *failed) {
+  PanelTree T{a, lda, n, c0, mine, nl, {}, {}, flags, epoch, failed};
+  int first = 0;
+  for (int l = 0; l < nl; ++l) {
+    T.first[l] = first;
+    T.count[l] = static_cast<int>(levels[l].count);
+    first += T.count[l];
+  }
+  void *params[] = {&T};
+  return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(panel_wave_kernel),
+                                           dim3(static_cast<unsigned>(first)), dim3(kColThreads),
+                                           params, 0, fs),
+               "sytrd panel_wave_kernel");
+}
+
+}  // namespace
+
 size_t sytrd_band_blocks_bytes(int64_t n, bool keep_all) {
-  const int64_t count = keep_all ? all_panel_blocks(n) : kBlockSets * panel_blocks(n);
-  return static_cast<size_t>(std::max<int64_t>(1, count)) * H * H * sizeof(double);
+  return static_cast<size_t>(block_count(n, keep_all)) * H * H * sizeof(double) +
+         panel_flag_ints(n) * sizeof(int);
 }
 
 Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
-                     double *blocks, bool keep_all) {
+                     double *blocks, bool keep_all, int *failed) {
   if (n - B < 2) return Status::success();
   if (keep_all && z) return Status::fail(Status::device_error, "sytrd_to_band: keep_all with z");
+  // The wavefront's counters start at zero (each panel counts from its own epoch on).
+  int *flags = panel_flags(blocks, n, keep_all);
+  if (!failed) failed = flags + panel_flag_ints(n) - 1;
+  int64_t capacity = 0;
   LookAhead la;
-  Status s = la.init(z != nullptr);
+  Status s = wave_capacity(&capacity);
+  if (s) s = check(cudaMemsetAsync(flags, 0, panel_flag_ints(n) * sizeof(int), st), "cudaMemsetAsync");
+  if (s) s = la.init(z != nullptr);
   if (s) s = record_wait(la.start, st, la.fs);
   if (s && z) s = check(cudaStreamWaitEvent(la.zs, la.start), "cudaStreamWaitEvent");
   if (!s) return s;
@@ -471,19 +645,28 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
     double *mine = keep_all ? kept : blocks + set * panel_blocks(n) * H * H;
     const int nl = panel_levels(n, c0, mine, levels);
     kept += blocks_of(levels, nl) * H * H;
-    // Factor (stream fs): the tile level, then the merge levels; an event after each. Without
+    // Factor (stream fs): every node of the tree in one wavefront kernel where they can all be
+    // resident, else the tile level, then the merge levels; an event for each level. Without
     // keep_all the blocks go where panel p - kBlockSets's were: its z update must be done with
     // them (its A update is, since fs waited for panel p-1's).
     if (z && p >= kBlockSets &&
         !(s = check(cudaStreamWaitEvent(la.fs, la.zset[set]), "cudaStreamWaitEvent")))
       return s;
-    for (int l = 0; l < nl; ++l) {
-      double *out = const_cast<double *>(levels[l].blocks);
-      const unsigned grid = static_cast<unsigned>(levels[l].count);
-      if (l == 0) tile_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, out);
-      else pair_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, int64_t(1) << (l - 1), out);
-      if (!(s = check_launch(l == 0 ? "sytrd tile_qr_kernel" : "sytrd pair_qr_kernel"))) return s;
-      if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
+    const int64_t nodes = blocks_of(levels, nl);
+    if (nl > 1 && nodes <= capacity) {
+      if (!(s = factor_wave(la.fs, a, lda, n, c0, mine, levels, nl, flags, static_cast<int>(p + 1), failed)))
+        return s;
+      for (int l = 0; l < nl; ++l)
+        if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
+    } else {
+      for (int l = 0; l < nl; ++l) {
+        double *out = const_cast<double *>(levels[l].blocks);
+        const unsigned grid = static_cast<unsigned>(levels[l].count);
+        if (l == 0) tile_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, out);
+        else pair_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, int64_t(1) << (l - 1), out);
+        if (!(s = check_launch(l == 0 ? "sytrd tile_qr_kernel" : "sytrd pair_qr_kernel"))) return s;
+        if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
+      }
     }
     // Update (stream st): A := M A M^T on the trailing rows and columns, each left level as soon
     // as its blocks exist; the right side on the next panel's rows first, which lets fs go on.

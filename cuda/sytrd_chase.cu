@@ -33,6 +33,7 @@
 #include "context.hpp"
 #include "device_util.hpp"
 #include "env.hpp"
+#include "progress.cuh"
 #include "rotation.cuh"
 #include "sytrd.hpp"
 #include "warp.cuh"
@@ -47,8 +48,6 @@ constexpr int kLdab = 2 * KD + 1;  // band storage: diagonal, KD subdiagonals, K
 // A chunk of sweeps' rotations and window blocks are kept at most this large; bigger problems
 // chase in chunks (src/tuning.hpp).
 constexpr size_t kRotBudget = tuning::kSytrdRotBytes;
-// A pipeline wait longer than this means a bug: the kernel gives up and reports it.
-constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
 // Each sweep's progress counter has a 128-byte line of its own: the warps that spin on one do
 // not queue behind the writes to its neighbours.
 constexpr int kFlagStride = 32;
@@ -149,39 +148,10 @@ __device__ void record(const Chase &p, int64_t s, int64_t st, int len, double c,
   if (p.rot && lane >= 1 && lane < len) p.rot[(s - p.s_begin) * p.ldrot + st + lane] = make_double2(c, sn);
 }
 
-// Lane 0 (lane % 32 == 0) of the calling warp spins until flag.load(acquire) >= need; the other
-// lanes' accesses after the call are ordered after that acquire. False, and *failed set, after
-// kWaitLimitNs; false as well once another warp has set *failed.
-template <class Flag, class T>
-__device__ bool warp_wait(Flag &flag, T need, int *failed) {
-  int ok = 1;
-  if (threadIdx.x % 32 == 0) {
-    cuda::atomic_ref<int, cuda::thread_scope_device> bad(*failed);
-    unsigned long long t0 = 0, t = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    for (unsigned spins = 0; flag.load(cuda::memory_order_acquire) < need; ++spins) {
-      // Another warp's failure is looked for now and then: it costs a load the flag's does not.
-      if (spins % 16 == 15 && bad.load(cuda::memory_order_relaxed)) {
-        ok = 0;
-        break;
-      }
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-      if (t - t0 > kWaitLimitNs) {
-        bad.store(1, cuda::memory_order_relaxed);
-        ok = 0;
-        break;
-      }
-      // A wait sits on the critical path of the pipeline (a sweep follows its predecessor
-      // window by window): spin without sleeping first, then back off.
-      if (spins >= 256) __nanosleep(64);
-    }
-  }
-  return __shfl_sync(kFull, ok, 0) != 0;
-}
-
+// Lane 0 of the calling warp waits for the sweep before (spin_until); the verdict on every lane.
 __device__ bool wait_for(const Chase &p, int *flag, int need) {
-  cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
-  return warp_wait(f, need, p.failed);
+  const bool ok = threadIdx.x % 32 == 0 ? spin_until(flag, need, p.failed) : true;
+  return __shfl_sync(kFull, ok ? 1 : 0, 0) != 0;
 }
 
 // A sweep is chased by a worker of two warps. Within a window the diagonal block's two-sided
@@ -310,9 +280,7 @@ __global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
       if (below_warp) {
         if (w == 0 && lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
         __syncwarp();  // the release below is a device-wide fence for the whole warp's stores
-        if (lane == 0)
-          cuda::atomic_ref<int, cuda::thread_scope_device>(p.progress[s * kFlagStride]).store(
-              w + 1, cuda::memory_order_release);
+        if (lane == 0) publish_progress(&p.progress[s * kFlagStride], w + 1);
       }
       cur ^= 1;  // the new chain is the next window's (unused after the last window)
     }
@@ -708,13 +676,14 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
   double2 *rot = z ? part<double2>(work, l.rot) : nullptr;
   double *U = z ? part<double>(work, l.window) : nullptr;
 
-  Status s = sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep);
+  // One failure flag for both stages' pipeline waits, checked at the end.
+  Status s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync");
+  if (s) s = sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep, failed);
   if (!s) return s;
   to_band_kernel<<<grid_for(n * kLdab, 256), 256, 0, st>>>(a, lda, n, ab);
   if (!(s = check_launch("sytrd to_band_kernel"))) return s;
   if (!(s = check(cudaMemsetAsync(progress, 0, (sweeps_of(n) + 1) * kFlagStride * sizeof(int), st),
-                  "cudaMemsetAsync")) ||
-      !(s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync")))
+                  "cudaMemsetAsync")))
     return s;
   // With the blocks kept, Q1 is formed on st while the first chunk is chased on a stream of
   // the highest priority: the chase is a latency-bound pipeline of a few hundred warps and
@@ -739,7 +708,7 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
   if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
   int bad = 0;
   if (!(s = fetch_flag(st, failed, &bad))) return s;
-  if (bad) return Status::fail(Status::device_error, "sytrd: a bulge-chasing wait timed out");
+  if (bad) return Status::fail(Status::device_error, "sytrd: a pipeline wait timed out");
   return Status::success();
 }
 

@@ -3,7 +3,9 @@
 // and the eigenvalues of T (dsterf) against dsyevd on A.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -202,6 +204,32 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_n" + std::to_string(std::get<1>(info.param)) + "_uplo" +
              std::get<2>(info.param) + "_vect" + std::get<3>(info.param);
     });
+
+// Stage 1's two panel schedules (each panel's tree in one wavefront kernel, or level by level,
+// GPUEIG_SYTRD_PANEL) make the same rotations in the same order: T and Q agree bit for bit.
+// The orders cover one tile, a short last tile, trees of 2 to 5 levels and an odd tile count.
+TEST(SytrdPanels, WavefrontMatchesLevelByLevel) {
+  if (!kOnGpu) GTEST_SKIP() << "the panel schedules are the GPU's";
+  ASSERT_EQ(gpueig_set_backend("gpu"), 0);
+  for (int n : {70, 97, 200, 517, 1100}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const Vec a0 = zoo::symmetric("random", n, n, 91);
+    Vec d[2], e[2], q[2];
+    for (int k = 0; k < 2; ++k) {
+      setenv("GPUEIG_SYTRD_PANEL", k == 0 ? "levels" : "auto", 1);
+      Vec a = a0;
+      d[k].assign(n, kNaN);
+      e[k].assign(n, kNaN);
+      q[k].assign(size_t(n) * n, kNaN);
+      ASSERT_EQ(gpu_sytrd_givens('V', 'L', n, a.data(), n, d[k].data(), e[k].data(), q[k].data(), n), 0);
+      ASSERT_STREQ(gpueig_last_backend(), "gpu");
+    }
+    unsetenv("GPUEIG_SYTRD_PANEL");
+    EXPECT_TRUE(d[0] == d[1]) << "d differs";
+    EXPECT_TRUE(std::equal(e[0].begin(), e[0].begin() + (n - 1), e[1].begin())) << "e differs";
+    EXPECT_TRUE(q[0] == q[1]) << "Q differs";
+  }
+}
 
 // A NaN or an infinity in triangle UPLO: the GPU method is not used (LAPACK propagates it as it
 // does); the other triangle's NaN (see embed above) must not matter.

@@ -61,8 +61,8 @@ stebz_subset="--gtest_filter=*_n3_*:*_n13_*:*_n64_*:*_n257_*:StebzTest.*"
 # gtsv: every kernel (all tile shapes, the multi-tile passes, the verdict, the device re-solve)
 # without the 100000-system and 2^20-row cases, which add nothing there but hours.
 gtsv_subset="--gtest_filter=-GtsvBatch.HundredThousandMixed:GtsvBatch.LargeSystems:GtsvLarge.*"
-# sytrd: every kernel of both methods (one panel level and several; chunked and whole bulge
-# chasing; Q formed and updated) without the whole zoo.
+# sytrd: every kernel of both methods (one panel level and several, as a wavefront and level by
+# level; chunked and whole bulge chasing; Q formed and updated) without the whole zoo.
 sytrd_subset="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*Large*random_n517_uploL*:*NonFinite*"
 sytrd_small="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*NonFinite*"
 # toeplitz: the half-block kernel, both halves reduced at once (two host threads), the
@@ -102,6 +102,7 @@ sanitize() {
   # several chunks): under racecheck one n = 517 problem takes over a minute.
   san_step "$tool sytrd tree" "$log" env GPUEIG_SYTRD_METHOD=tree $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_small
+  san_step "$tool sytrd levels" "$log" env GPUEIG_SYTRD_PANEL=levels $san $build/tests/test_sytrd_gpu $sytrd_small
   # (one problem with Q for the 64-row blocks: racecheck takes minutes over their shared memory)
   san_step "$tool sytrd rows64" "$log" env GPUEIG_SYTRD_ZROWS=64 $san $build/tests/test_sytrd_gpu \
     --gtest_filter=*Large*random_n200_uploL_vectV
