@@ -144,12 +144,17 @@ struct Wave {
 constexpr int kRowsPerEpoch = 64;     // more than B
 constexpr int kPanelFlagStride = 32;  // ints between two nodes' counters (a 128-byte line each)
 
-// Block-wide: thread 0 waits until `node` has published `rows` rows of this panel; the verdict
-// on every thread, after a barrier that orders their loads after thread 0's acquire.
-__device__ bool wave_wait(const Wave &w, int node, int rows) {
+// Block-wide: thread 0 waits until node `first` and (unless it is negative) node `second` have
+// published `rows` rows of this panel; the verdict on every thread, after a barrier that orders
+// their loads after thread 0's acquires. (One barrier for both: the shared verdict is rewritten
+// only by the next call, which a later barrier of the caller separates from this one's reads.)
+__device__ bool wave_wait(const Wave &w, int first, int second, int rows) {
   __shared__ int ok;
-  if (threadIdx.x == 0)
-    ok = spin_until(&w.flags[node * kPanelFlagStride], w.epoch * kRowsPerEpoch + rows, w.failed);
+  if (threadIdx.x == 0) {
+    const int need = w.epoch * kRowsPerEpoch + rows;
+    ok = spin_until(&w.flags[first * kPanelFlagStride], need, w.failed) &&
+         (second < 0 || spin_until(&w.flags[second * kPanelFlagStride], need, w.failed));
+  }
   __syncthreads();
   return ok != 0;
 }
@@ -269,7 +274,7 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
   for (int j = 0; j < B; ++j) {
     const int m = j + 1 < k ? j + 1 : k;
     if (kWave) {
-      if (!wave_wait(wave, wave.top, j + 1) || (j < k && !wave_wait(wave, wave.bottom, j + 1))) return;
+      if (!wave_wait(wave, wave.top, j < k ? wave.bottom : -1, j + 1)) return;
       if (t < B) {
         vt[0] = __ldcg(&panel_at(a, lda, c0, first + j, t));
         if (j < k) {
