@@ -15,6 +15,11 @@
 // (a column strip at a time) and then to its columns (a row strip at a time) as a 64 x 64 by
 // 64 x 64 product on the FP64 tensor cores. z := z M^T is the same column pass over z's rows.
 //
+// Wavefront: row j of a tile's or a merge's triangle is final after the node's own step j, and a
+// merge's step j needs rows 0..j of its children only; so all nodes of a panel's tree run in one
+// cooperative kernel, each publishing its final rows as it goes (see Wave below). Where the tree
+// does not fit the GPU at once, each level is a kernel of its own.
+//
 // Look-ahead: the panel kernels run on a second, high-priority stream, one panel ahead of the
 // trailing update. Panel p+1 needs only rows r0 .. r0+B-1 of the updated matrix, so the update
 // of panel p does those rows first (all of the left side, then the right side on those rows)
