@@ -619,10 +619,10 @@ Status factor_wave(cudaStream_t fs, double *a, int64_t lda, int64_t n, int64_t c
     first += T.count[l];
   }
   void *params[] = {&T};
-  return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(panel_wave_kernel),
-                                           dim3(static_cast<unsigned>(first)), dim3(kColThreads),
-                                           params, 0, fs),
-               "sytrd panel_wave_kernel");
+  return check_launch(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(panel_wave_kernel),
+                                                  dim3(static_cast<unsigned>(first)),
+                                                  dim3(kColThreads), params, 0, fs),
+                      "sytrd panel_wave_kernel");  // (a launch, for the fault injection too)
 }
 
 }  // namespace
