@@ -164,13 +164,21 @@ __device__ bool wave_wait(const Wave &w, int first, int second, int rows) {
   return ok != 0;
 }
 
-// Block-wide: the rows this node's threads stored are published as `rows` rows done.
+// Block-wide: the rows this node's threads stored are published as `rows` rows done (the
+// release after the barrier is a device-wide fence for every thread's stores before it).
 __device__ void wave_publish(const Wave &w, int rows) {
   __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    publish_progress(&w.flags[w.self * kPanelFlagStride], w.epoch * kRowsPerEpoch + rows);
-  }
+  if (threadIdx.x == 0) publish_progress(&w.flags[w.self * kPanelFlagStride], w.epoch * kRowsPerEpoch + rows);
+}
+
+// Entry `row` of panel column t once the node's step `row` is done, from a thread's running
+// value `v`: a finished column (t < row) is zero below its diagonal and its diagonal is tops[t],
+// what the step's rotations were made to produce. The rotations leave rounding residue where
+// they zero; it stays in the finished column's registers (rotations never mix columns, so it
+// reaches no other entry) and is replaced here, where it is stored, not forced to zero in
+// registers every step (64 predicated moves a step on the panel's critical path).
+__device__ inline double final_entry(int t, int row, double v, const double *tops) {
+  return t < row ? 0.0 : t == row ? tops[t] : v;
 }
 
 // Level 0: tile `tile` (rows st .. st+rt-1 of panel columns c0 .. c0+B-1) becomes upper
@@ -182,7 +190,7 @@ __device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t t
                         double *block, const Wave &wave) {
   __shared__ double col[H];
   __shared__ double2 rot[H];
-  __shared__ double top;
+  __shared__ double tops[B];  // step j's new pivot
   const int t = threadIdx.x;
   const int64_t st = c0 + B + tile * H;
   const int rt = static_cast<int>(std::min<int64_t>(H, n - st));
@@ -199,7 +207,7 @@ __device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t t
       for (int i = 0; i < H; ++i) col[i] = v[i];
     }
     __syncthreads();
-    if (t < 32) make_chain(col, j, rt, rot, &top);
+    if (t < 32) make_chain(col, j, rt, rot, &tops[j]);
     __syncthreads();
     // In groups of 8 from the bottom, the group's rotations loaded before its FMAs so that the
     // loads do not sit in the chain; a group is skipped once the chain (which starts at row j)
@@ -215,27 +223,23 @@ __device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t t
       for (int q = 7; q >= 0; --q)
         if (8 * kb + q >= 1) rotate_carry_y(g[q], v[8 * kb + q - 1], v[8 * kb + q]);
     }
-    if (t == j) {  // exactly what the chain was made to produce
-#pragma unroll
-      for (int i = 0; i < H; ++i)
-        if (i >= j) v[i] = i == j ? top : 0.0;
-    }
     if (kWave) {  // row j is final: the parent may take it
       if (t < B) {
         double row = 0.0;
 #pragma unroll
         for (int i = 0; i < B; ++i)
           if (i == j) row = v[i];
-        __stcg(&panel_at(a, lda, c0, st + j, t), row);
+        __stcg(&panel_at(a, lda, c0, st + j, t), final_entry(t, j, row, tops));
       }
       wave_publish(wave, j + 1);
     }
   }
   if (t < B) {
     double *p = &panel_at(a, lda, c0, st, t);  // walked down the panel: no address per entry
+    // Columns t >= nj were never a step's pivot: their entries are all as they are.
 #pragma unroll
     for (int i = 0; i < H; ++i, p += lda)
-      if (i < rt && (!kWave || i >= nj)) *p = v[i];  // (the wavefront stored rows < nj already)
+      if (i < rt && (!kWave || i >= nj)) *p = t < nj ? final_entry(t, i, v[i], tops) : v[i];  // (the wavefront stored rows < nj already)
   } else {
     double *out = block + (t - B) * H;
 #pragma unroll
@@ -261,7 +265,7 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
                         double *block, const Wave &wave) {
   __shared__ double col[H];
   __shared__ double2 rot[B];
-  __shared__ double top;
+  __shared__ double tops[B];  // step j's new pivot
   const int t = threadIdx.x;
   const int64_t first = c0 + B + 2 * step * H * pair;
   const int64_t second = first + step * H;
@@ -296,7 +300,7 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
       for (int r = 0; r < B; ++r) col[B + r] = vb[r];
     }
     __syncthreads();
-    if (t < 32) make_fan(col, j, m, rot, &top);
+    if (t < 32) make_fan(col, j, m, rot, &tops[j]);
     __syncthreads();
     // In groups of 8 (rot[r] is the identity for r >= m), so that a group's loads go together.
 #pragma unroll
@@ -305,14 +309,8 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
 #pragma unroll
       for (int r = 8 * rb; r < 8 * rb + 8; ++r) rotate_carry_x(rot[r], vt[0], vb[r]);
     }
-    if (t == j) {  // exactly what the fan was made to produce
-      vt[0] = top;
-#pragma unroll
-      for (int r = 0; r < B; ++r)
-        if (r < m) vb[r] = 0.0;
-    }
     if (kWave) {  // row j of the merged triangle is final: the parent may take it
-      if (t < B) __stcg(&panel_at(a, lda, c0, first + j, t), vt[0]);
+      if (t < B) __stcg(&panel_at(a, lda, c0, first + j, t), final_entry(t, j, vt[0], tops));
       wave_publish(wave, j + 1);
     }
     const double done = vt[0];
@@ -321,10 +319,11 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
     vt[B - 1] = done;
   }
   if (t < B) {
+    // The second triangle is absorbed whole: every fan zeroes its column's entries.
 #pragma unroll
     for (int i = 0; i < B; ++i) {
-      if (!kWave) panel_at(a, lda, c0, first + i, t) = vt[i];  // (the wavefront stored them)
-      if (i < k) panel_at(a, lda, c0, second + i, t) = vb[i];
+      if (!kWave) panel_at(a, lda, c0, first + i, t) = final_entry(t, i, vt[i], tops);  // (the wavefront stored them)
+      if (i < k) panel_at(a, lda, c0, second + i, t) = 0.0;
     }
   } else {
 #pragma unroll
