@@ -236,10 +236,11 @@ __device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t t
   }
   if (t < B) {
     double *p = &panel_at(a, lda, c0, st, t);  // walked down the panel: no address per entry
-    // Columns t >= nj were never a step's pivot: their entries are all as they are.
+    // (The wavefront stored rows < nj already. Columns t >= nj were never a step's pivot: their
+    // entries are all as they are.)
 #pragma unroll
     for (int i = 0; i < H; ++i, p += lda)
-      if (i < rt && (!kWave || i >= nj)) *p = t < nj ? final_entry(t, i, v[i], tops) : v[i];  // (the wavefront stored rows < nj already)
+      if (i < rt && (!kWave || i >= nj)) *p = t < nj ? final_entry(t, i, v[i], tops) : v[i];
   } else {
     double *out = block + (t - B) * H;
 #pragma unroll
@@ -319,10 +320,11 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
     vt[B - 1] = done;
   }
   if (t < B) {
-    // The second triangle is absorbed whole: every fan zeroes its column's entries.
+    // (The wavefront stored the merged triangle already.) The second triangle is absorbed whole:
+    // every fan zeroes its column's entries.
 #pragma unroll
     for (int i = 0; i < B; ++i) {
-      if (!kWave) panel_at(a, lda, c0, first + i, t) = final_entry(t, i, vt[i], tops);  // (the wavefront stored them)
+      if (!kWave) panel_at(a, lda, c0, first + i, t) = final_entry(t, i, vt[i], tops);
       if (i < k) panel_at(a, lda, c0, second + i, t) = 0.0;
     }
   } else {
