@@ -316,17 +316,15 @@ void bench_sytrd(cudaStream_t stream, bool quick, bool values_only) {
   std::printf("sytrd (device-resident, two-stage Givens method vs cuSOLVER):\n");
   if (values_only) {
     for (int64_t n : {512, 1024, 2048, 4096, 8192}) values_row(g, n, n >= 8192 ? 3 : 7);
-    cusolverDnDestroy(g.solver);
-    cublasDestroy(g.blas);
-    return;
+  } else {
+    for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
+      values_row(g, n, n >= 8192 ? 3 : 5);
+    for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 4096, 8192})
+      vectors_row(g, n, n >= 8192 ? 3 : 5);
+    tree_row(g, quick ? 1024 : 4096, 1);
+    host_row(quick ? 2048 : 4096, 3);
+    std::printf("  sytrd crossover (auto sends n >= this to the GPU): %lld\n", crossover());
   }
-  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
-    values_row(g, n, n >= 8192 ? 3 : 5);
-  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 4096, 8192})
-    vectors_row(g, n, n >= 8192 ? 3 : 5);
-  tree_row(g, quick ? 1024 : 4096, 1);
-  host_row(quick ? 2048 : 4096, 3);
-  std::printf("  sytrd crossover (auto sends n >= this to the GPU): %lld\n", crossover());
   cusolverDnDestroy(g.solver);
   cublasDestroy(g.blas);
 }

@@ -80,7 +80,7 @@ int64_t crossover(Routine r) {
     for (int i = 0; i < static_cast<int>(Routine::count); ++i) {
       std::string var = "GPUEIG_CROSSOVER_";
       for (const char *c = routine_info(static_cast<Routine>(i)).name; *c; ++c)
-        var += static_cast<char>(std::toupper(*c));
+        var += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
       v.push_back(var);
     }
     return v;
