@@ -5,11 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#ifdef __CUDACC__
-#define GPUEIG_HD __host__ __device__
-#else
-#define GPUEIG_HD
-#endif
+#include "host_device.hpp"
 
 namespace gpueig {
 

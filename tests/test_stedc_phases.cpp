@@ -1,0 +1,205 @@
+// The divide-and-conquer phases (src/stedc_phases.hpp, hidden in libgpueig), run on the host
+// over the symmetric tridiagonal zoo: LAPACK's test ratios for the eigenvectors
+// (||T Z - Z L|| / (n ||T|| ulp) and ||Z^T Z - I|| / (n ulp), threshold 30) and the eigenvalues
+// against DSTERF's; and the phases one by one where their contract can be checked alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "stedc_phases.hpp"
+#include "zoo.hpp"
+
+namespace {
+
+namespace ph = gpueig::stedc_phases;
+
+void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, const double *b,
+          int64_t ldb, double *c, int64_t ldc) {
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  const int la = static_cast<int>(lda), lb = static_cast<int>(ldb), lc = static_cast<int>(ldc);
+  const double one = 1, zero = 0;
+  dgemm_("N", "N", &mi, &ni, &ki, &one, a, &la, b, &lb, &zero, c, &lc, 1, 1);
+}
+
+double tnorm1(const std::vector<double> &d, const std::vector<double> &e) {
+  const size_t n = d.size();
+  double worst = 0;
+  for (size_t j = 0; j < n; ++j) {
+    double col = std::fabs(d[j]);
+    if (j > 0) col += std::fabs(e[j - 1]);
+    if (j + 1 < n) col += std::fabs(e[j]);
+    worst = std::max(worst, col);
+  }
+  return worst;
+}
+
+// ||T Z - Z diag(w)||_1 / (n ||T||_1 ulp).
+double residual(const std::vector<double> &d, const std::vector<double> &e,
+                const std::vector<double> &w, const std::vector<double> &z, int64_t ldz) {
+  const int64_t n = static_cast<int64_t>(d.size());
+  const double tn = tnorm1(d, e);
+  double worst = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const double *x = z.data() + j * ldz;
+    double col = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double t = d[i] * x[i] - w[j] * x[i];
+      if (i > 0) t += e[i - 1] * x[i - 1];
+      if (i + 1 < n) t += e[i] * x[i + 1];
+      col += std::fabs(t);
+    }
+    worst = std::max(worst, col);
+    if (std::isnan(col)) return NAN;
+  }
+  if (worst == 0) return 0;
+  return worst / (std::max<int64_t>(1, n) * (tn > 0 ? tn : 1) * ratios::kUlp);
+}
+
+// ||Z^T Z - I||_1 / (n ulp), the product by BLAS (the sizes here make the plain loop slow).
+double orthogonality(int64_t n, const std::vector<double> &z, int64_t ldz) {
+  std::vector<double> g(n * n);
+  const int ni = static_cast<int>(n), lz = static_cast<int>(ldz);
+  const double one = 1, zero = 0;
+  dgemm_("T", "N", &ni, &ni, &ni, &one, z.data(), &lz, z.data(), &lz, &zero, g.data(), &ni, 1, 1);
+  double worst = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double col = 0;
+    for (int64_t i = 0; i < n; ++i) col += std::fabs(g[i + j * n] - (i == j ? 1.0 : 0.0));
+    if (std::isnan(col)) return NAN;
+    worst = std::max(worst, col);
+  }
+  return worst / (std::max<int64_t>(1, n) * ratios::kUlp);
+}
+
+struct Result {
+  int info;
+  double res, orth, dist;
+};
+
+Result run(const std::vector<double> &d, const std::vector<double> &e, int64_t ldz) {
+  const int64_t n = static_cast<int64_t>(d.size());
+  std::vector<double> w = d, z(std::max<int64_t>(1, ldz * n), -7.0);
+  Result r{};
+  r.info = ph::solve(n, w.data(), e.data(), z.data(), ldz, gemm);
+  if (r.info != 0) return r;
+  r.res = residual(d, e, w, z, ldz);
+  r.orth = orthogonality(n, z, ldz);
+  const std::vector<double> ref = ratios::tridiagonal_eigenvalues(d, e);
+  r.dist = ratios::eigenvalue_distance(w, ref, n, tnorm1(d, e));
+  return r;
+}
+
+class Zoo : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(Zoo, RatiosWithinThreshold) {
+  const auto [kind, n] = GetParam();
+  const zoo::SymTridiagonal t = zoo::symtridiagonal(kind, n);
+  const Result r = run(t.d, t.e, n + 3);
+  ASSERT_EQ(r.info, 0);
+  EXPECT_LE(r.res, ratios::kThreshold) << kind << " n=" << n;
+  EXPECT_LE(r.orth, ratios::kThreshold) << kind << " n=" << n;
+  EXPECT_LE(r.dist, ratios::kThreshold) << kind << " n=" << n;
+}
+
+std::vector<int> sizes() {
+  std::vector<int> s;
+  for (int n : zoo::tridiagonal_sizes())
+    if (n <= 1100) s.push_back(n);
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Stedc, Zoo,
+                         ::testing::Combine(::testing::ValuesIn(zoo::symtridiagonal_kinds()),
+                                            ::testing::ValuesIn(sizes())),
+                         [](const auto &info) {
+                           return std::get<0>(info.param) + "_" + std::to_string(std::get<1>(info.param));
+                         });
+
+// Matrices that stress the deflation and the secular equation: many equal diagonal entries with
+// tiny couplings (almost everything deflates by rotation), a rank-one update of the identity
+// (the identity's repeated eigenvalue), and random matrices with graded entries.
+TEST(Stedc, DeflationHeavy) {
+  for (int n : {33, 64, 100, 257, 600}) {
+    std::vector<double> d(n, 1.0), e(n - 1);
+    std::mt19937_64 g(n);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto &x : e) x = 1e-10 * u(g);
+    const Result r = run(d, e, n);
+    ASSERT_EQ(r.info, 0) << n;
+    EXPECT_LE(r.res, ratios::kThreshold) << n;
+    EXPECT_LE(r.orth, ratios::kThreshold) << n;
+    EXPECT_LE(r.dist, ratios::kThreshold) << n;
+  }
+}
+
+TEST(Stedc, ClementAndGraded) {
+  for (int n : {40, 129, 500}) {
+    std::vector<double> d(n, 0.0), e(n - 1);
+    for (int i = 0; i + 1 < n; ++i) e[i] = std::sqrt(double(i + 1) * (n - 1 - i));  // Clement: integer spectrum
+    Result r = run(d, e, n);
+    ASSERT_EQ(r.info, 0);
+    EXPECT_LE(r.res, ratios::kThreshold) << "clement " << n;
+    EXPECT_LE(r.orth, ratios::kThreshold) << "clement " << n;
+    EXPECT_LE(r.dist, ratios::kThreshold) << "clement " << n;
+    for (int i = 0; i < n; ++i) d[i] = std::pow(10.0, -12.0 * i / n);
+    for (int i = 0; i + 1 < n; ++i) e[i] = 0.5 * std::pow(10.0, -12.0 * (i + 0.5) / n);
+    r = run(d, e, n);
+    ASSERT_EQ(r.info, 0);
+    EXPECT_LE(r.res, ratios::kThreshold) << "graded " << n;
+    EXPECT_LE(r.orth, ratios::kThreshold) << "graded " << n;
+    EXPECT_LE(r.dist, ratios::kThreshold) << "graded " << n;
+  }
+}
+
+// leaf_ql alone: eigenpairs of small tridiagonals, ascending.
+TEST(StedcPhases, LeafQl) {
+  for (int m : {1, 2, 3, 7, 16, 32}) {
+    const zoo::SymTridiagonal t = zoo::symtridiagonal("random", m, 3);
+    std::vector<double> d = t.d, e(m), z(m * m, 0.0);
+    for (int i = 0; i + 1 < m; ++i) e[i] = t.e[i];
+    for (int i = 0; i < m; ++i) z[i + i * m] = 1;
+    ASSERT_EQ(ph::leaf_ql(m, d.data(), e.data(), z.data(), m), 0);
+    EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
+    EXPECT_LE(residual(t.d, t.e, d, z, m), ratios::kThreshold) << m;
+    EXPECT_LE(orthogonality(m, z, m), ratios::kThreshold) << m;
+  }
+}
+
+// secular_root alone: each root strictly between its poles, f there zero to working accuracy,
+// the differences it returns those of the root.
+TEST(StedcPhases, SecularRoots) {
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int k : {1, 2, 5, 40, 300}) {
+    std::vector<double> d(k), z(k), delta(k);
+    double x = -1;
+    for (int j = 0; j < k; ++j) d[j] = x += 1e-3 + u(g) * (j % 7 == 0 ? 1e-9 : 0.05);
+    double nz = 0;
+    for (int j = 0; j < k; ++j) nz += (z[j] = (j % 5 == 0 ? 1e-6 : 1) * (u(g) + 0.1)) * z[j];
+    for (auto &v : z) v /= std::sqrt(nz);
+    const double rho = 0.7;
+    for (int i = 0; i < k; ++i) {
+      const double lam = ph::secular_root(k, d.data(), z.data(), rho, i, delta.data(), 1);
+      ASSERT_FALSE(std::isnan(lam)) << k << " " << i;
+      // (lambda itself may round to the pole: the differences tell the sides apart)
+      EXPECT_LT(delta[i], 0) << k << " " << i;
+      if (i + 1 < k) EXPECT_GT(delta[i + 1], 0) << k << " " << i;
+      double f = 1, scale = 1;
+      for (int j = 0; j < k; ++j) {
+        EXPECT_NEAR(delta[j], d[j] - lam, 4 * ratios::kUlp * std::max(std::fabs(d[j]), std::fabs(lam)));
+        f += rho * z[j] * z[j] / delta[j];
+        scale += std::fabs(rho * z[j] * z[j] / delta[j]);
+      }
+      EXPECT_LE(std::fabs(f), 64 * k * ratios::kUlp * scale) << k << " " << i;
+    }
+  }
+}
+
+}  // namespace
