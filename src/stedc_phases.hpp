@@ -27,6 +27,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "host_device.hpp"
 
@@ -44,14 +45,30 @@ constexpr int kQlSweeps = 30;
 // bracket down to the smallest normal number) and in practice ~60.
 constexpr int kSecularIterations = 1200;
 
+// The tasks of leaf_ql (its rows), secular_root, loewner_z and rank1_vector (sums and products
+// over the k poles) are shared by a team: member `lane` of `width` takes j = lane, lane + width,
+// ...; sum and prod combine the members' parts and give every member the same value (so that
+// all of them take the same branches). On the host a team of one; on the GPU a warp
+// (cuda/stedc.cu).
+struct SerialTeam {
+  GPUEIG_HD int lane() const { return 0; }
+  GPUEIG_HD int width() const { return 1; }
+  GPUEIG_HD double sum(double x) const { return x; }
+  GPUEIG_HD double prod(double x) const { return x; }
+};
+
 // ------------------------------------------------------------------------------------------
 // leaf_ql: eigenvalues and eigenvectors of the m x m symmetric tridiagonal (d, e) (e[i] couples
 // rows i and i+1; e needs m entries, the last is scratch) by implicit QL with Wilkinson's shift
 // (EISPACK TQL2). z (ldz) must hold the identity, or the matrix whose columns the rotations act
 // on. On return d is ascending and z's columns the vectors. Returns 0, or 1 + the index of an
 // eigenvalue that did not converge in kQlSweeps sweeps (d, z then undefined).
-GPUEIG_HD inline int leaf_ql(int m, double *d, double *e, double *z, int64_t ldz) {
+// A team shares the rows of z (every member runs the scalar recurrence on its own copy of d and
+// e, the same arithmetic, so the copies agree).
+template <class Team>
+GPUEIG_HD inline int leaf_ql(int m, double *d, double *e, double *z, int64_t ldz, const Team &team) {
   if (m <= 0) return 0;
+  const int r0 = team.lane(), step = team.width();
   e[m - 1] = 0;
   double shift_sum = 0, tst1 = 0;
   for (int l = 0; l < m; ++l) {
@@ -89,8 +106,8 @@ GPUEIG_HD inline int leaf_ql(int m, double *d, double *e, double *z, int64_t ldz
           c = p / r;
           p = c * d[i] - s * g;
           d[i + 1] = h + s * (c * g + s * d[i]);
-          for (int k = 0; k < m; ++k) {
-            double *zi = z + int64_t(i) * ldz, *zi1 = z + int64_t(i + 1) * ldz;
+          double *zi = z + int64_t(i) * ldz, *zi1 = z + int64_t(i + 1) * ldz;
+          for (int k = r0; k < m; k += step) {
             const double hk = zi1[k];
             zi1[k] = s * zi[k] + c * hk;
             zi[k] = c * zi[k] - s * hk;
@@ -113,7 +130,7 @@ GPUEIG_HD inline int leaf_ql(int m, double *d, double *e, double *z, int64_t ldz
       const double t = d[i];
       d[i] = d[k];
       d[k] = t;
-      for (int r = 0; r < m; ++r) {
+      for (int r = r0; r < m; r += step) {
         const double u = z[r + int64_t(i) * ldz];
         z[r + int64_t(i) * ldz] = z[r + int64_t(k) * ldz];
         z[r + int64_t(k) * ldz] = u;
@@ -138,11 +155,13 @@ GPUEIG_HD inline int leaf_ql(int m, double *d, double *e, double *z, int64_t ldz
 // delta[j * stride] receives d_j - lambda_i for every j; the return value is lambda_i, or NaN
 // when the iteration cap was reached (a bug or a broken precondition: the caller must not use
 // the result).
+template <class Team>
 GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, double rho, int i,
-                                     double *delta, int64_t stride) {
+                                     double *delta, int64_t stride, const Team &team) {
+  const int j0 = team.lane(), step = team.width();
   if (k == 1) {  // lambda = d_0 + rho z_0^2
     const double t = rho * z[0] * z[0];
-    delta[0] = -t;
+    if (j0 == 0) delta[0] = -t;
     return d[0] + t;
   }
   const bool last = i == k - 1;
@@ -151,15 +170,15 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
   double lo, hi;
   if (last) {
     double zz = 0;
-    for (int j = 0; j < k; ++j) zz += z[j] * z[j];
+    for (int j = j0; j < k; j += step) zz += z[j] * z[j];
     lo = 0;
-    hi = rho * zz;
+    hi = rho * team.sum(zz);
   } else {
     const double half = (d[i + 1] - d[i]) / 2;
     // f at the midpoint, differences from d_i.
-    double f = 1;
-    for (int j = 0; j < k; ++j) f += rho * z[j] * (z[j] / ((d[j] - d[i]) - half));
-    if (f >= 0) {  // the root is in (d_i, mid]: origin d_i
+    double f = 0;
+    for (int j = j0; j < k; j += step) f += z[j] * (z[j] / ((d[j] - d[i]) - half));
+    if (1 + rho * team.sum(f) >= 0) {  // the root is in (d_i, mid]: origin d_i
       lo = 0;
       hi = half;
     } else {  // in (mid, d_{i+1}): origin d_{i+1}
@@ -171,11 +190,11 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
   const double dor = d[o];
   // The two poles the model keeps: i and i+1 (the last root: i alone).
   double tau = (lo + hi) / 2;
-  if (o == i + 1 && tau == hi) tau = lo;  // (never the pole itself)
-  for (int it = 0; it < kSecularIterations; ++it) {
+  for (int it = 0;; ++it) {
+    if (it == kSecularIterations) return NAN;
     // f and its parts at tau: psi over j <= i, phi over j > i.
     double psi = 0, dpsi = 0, phi = 0, dphi = 0;
-    for (int j = 0; j < k; ++j) {
+    for (int j = j0; j < k; j += step) {
       const double dj = (d[j] - dor) - tau;
       const double t = z[j] / dj;
       if (j <= i) {
@@ -186,10 +205,10 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
         dphi += t * t;
       }
     }
-    psi *= rho;
-    dpsi *= rho;
-    phi *= rho;
-    dphi *= rho;
+    psi = rho * team.sum(psi);
+    dpsi = rho * team.sum(dpsi);
+    phi = rho * team.sum(phi);
+    dphi = rho * team.sum(dphi);
     const double f = 1 + psi + phi;
     // The error of computing f (DLAED4's ERRETM): a converged root is one where f is zero within it.
     const double err = 8 * (fabs(psi) + fabs(phi) + 1) + fabs(tau) * (dpsi + dphi);
@@ -209,11 +228,12 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
       const double di1 = (d[i + 1] - dor) - tau;
       const double s = dpsi * di * di, S = dphi * di1 * di1;
       const double c = 1 + (psi - dpsi * di) + (phi - dphi * di1);
-      // c eta^2 - a eta + b = 0; eta is the root between the poles (di <= eta <= di1).
+      // c eta^2 - a eta + b = 0 has one root between the poles (di < eta < di1), whatever the
+      // sign of c: (a - sqrt(disc)) / (2c), written without cancellation.
       const double a = c * (di + di1) + s + S, b = c * di * di1 + s * di1 + S * di;
       const double disc = a * a - 4 * b * c;
       double eta;
-      if (disc < 0 || !(c == c))
+      if (!(disc >= 0))
         eta = NAN;
       else if (c == 0)
         eta = b / a;
@@ -230,9 +250,8 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
       break;
     }
     tau = next;
-    if (it == kSecularIterations - 1) return NAN;
   }
-  for (int j = 0; j < k; ++j) delta[j * stride] = (d[j] - dor) - tau;
+  for (int j = j0; j < k; j += step) delta[j * stride] = (d[j] - dor) - tau;
   return dor + tau;
 }
 
@@ -242,27 +261,29 @@ GPUEIG_HD inline double secular_root(int k, const double *d, const double *z, do
 //   z_i^2 = (d_i - lambda_i) prod_{j != i} (d_i - lambda_j) / (d_i - d_j)  (times -1/rho,
 // absorbed into the normalisation of the vectors), with the sign of the original z_i.
 // delta(j, l) = d_j - lambda_l is the differences secular_root left, column l at delta + l*ld.
+template <class Team>
 GPUEIG_HD inline double loewner_z(int k, const double *d, const double *delta, int64_t ld, int i,
-                                  double z_sign) {
-  double w = delta[i + int64_t(i) * ld];
-  for (int j = 0; j < k; ++j)
-    if (j != i) w *= delta[i + int64_t(j) * ld] / (d[i] - d[j]);
-  const double r = sqrt(fabs(w));  // w <= 0 in exact arithmetic
+                                  double z_sign, const Team &team) {
+  double w = 1;
+  for (int j = team.lane(); j < k; j += team.width())
+    w *= j == i ? delta[i + int64_t(i) * ld] : delta[i + int64_t(j) * ld] / (d[i] - d[j]);
+  const double r = sqrt(fabs(team.prod(w)));  // the product is <= 0 in exact arithmetic
   return z_sign < 0 ? -r : r;
 }
 
 // ------------------------------------------------------------------------------------------
 // rank1_vector: eigenvector l of D + rho zhat zhat^T: u_j = zhat_j / (d_j - lambda_l),
 // normalised. Overwrites column l of delta (delta(j, l) = d_j - lambda_l) with it.
-GPUEIG_HD inline void rank1_vector(int k, const double *zhat, double *delta_col) {
+template <class Team>
+GPUEIG_HD inline void rank1_vector(int k, const double *zhat, double *delta_col, const Team &team) {
   double nrm = 0;
-  for (int j = 0; j < k; ++j) {
+  for (int j = team.lane(); j < k; j += team.width()) {
     const double u = zhat[j] / delta_col[j];
     delta_col[j] = u;
     nrm += u * u;
   }
-  const double inv = 1 / sqrt(nrm);
-  for (int j = 0; j < k; ++j) delta_col[j] *= inv;
+  const double inv = 1 / sqrt(team.sum(nrm));
+  for (int j = team.lane(); j < k; j += team.width()) delta_col[j] *= inv;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -373,6 +394,11 @@ GPUEIG_HD inline void rotate_row(int nrot, const int *rot_cols, const double *ro
 
 namespace gpueig::stedc_phases {
 
+// A coupling T may be split at (DSTEDC's test: |e| <= eps sqrt|d_i| sqrt|d_i+1|) becomes zero.
+GPUEIG_HD inline double split_coupling(double di, double di1, double e) {
+  return fabs(e) <= kEps * sqrt(fabs(di)) * sqrt(fabs(di1)) ? 0.0 : e;
+}
+
 // The host run of the phases (src/stedc_phases.cpp): eigenvalues (d, ascending) and eigenvectors
 // (z, ldz >= n) of the symmetric tridiagonal (d, e), e with n - 1 entries. Returns 0; > 0 when a
 // leaf's QL did not converge (DSTEDC's INFO convention: i (n + 1) + j for the leaf of rows i..j,
@@ -381,5 +407,13 @@ namespace gpueig::stedc_phases {
 using Gemm = void (*)(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
                       const double *b, int64_t ldb, double *c, int64_t ldc);
 int solve(int64_t n, double *d, const double *e, double *z, int64_t ldz, Gemm gemm);
+// The tree (host): the matrix halved until every piece has at most kLeaf rows, all pieces of a
+// level at once (DLAED0's partition), so that the tree is complete: 2^L leaves, and level by
+// level pieces 2j and 2j+1 merge. Returns the leaves' first rows, n at the end.
+std::vector<int64_t> leaf_starts(int64_t n);
+// T scaled to max |T| = 1, as DSTEDC does (the leaves' and the secular equations' arithmetic
+// then neither overflows nor underflows), and split_coupling applied: returns the scale (0 for
+// T = 0, left as it is).
+double scale_and_split(int64_t n, double *d, double *e);
 
 }  // namespace gpueig::stedc_phases

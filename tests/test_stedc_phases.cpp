@@ -1,7 +1,9 @@
 // The divide-and-conquer phases (src/stedc_phases.hpp, hidden in libgpueig), run on the host
+// (test_stedc_phases) or on the device (test_stedc_gpu: cuda/stedc.hpp, GPUEIG_STEDC_DEVICE)
 // over the symmetric tridiagonal zoo: LAPACK's test ratios for the eigenvectors
 // (||T Z - Z L|| / (n ||T|| ulp) and ||Z^T Z - I|| / (n ulp), threshold 30) and the eigenvalues
-// against DSTERF's; and the phases one by one where their contract can be checked alone.
+// against DSTERF's; and, on the host, the phases one by one where their contract can be checked
+// alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,12 @@
 #include "ratios.hpp"
 #include "stedc_phases.hpp"
 #include "zoo.hpp"
+#ifdef GPUEIG_STEDC_DEVICE
+#include <cuda_runtime.h>
+
+#include "cublas_loader.hpp"
+#include "stedc.hpp"
+#endif
 
 namespace {
 
@@ -83,11 +91,54 @@ struct Result {
   double res, orth, dist;
 };
 
+#ifdef GPUEIG_STEDC_DEVICE
+// The device run: T uploaded, stedc_device, eigenpairs downloaded. info -1000 for a failed call.
+int solve_on_device(int64_t n, double *w, const double *e, double *z, int64_t ldz) {
+  namespace g = gpueig::gpu;
+  static cublasHandle_t blas = [] {
+    cublasHandle_t h = nullptr;
+    const g::CublasApi *api = g::cublas_api(nullptr);
+    if (api) api->create(&h);
+    return h;
+  }();
+  if (!blas) return -1000;
+  double *dd = nullptr, *de = nullptr, *dz = nullptr;
+  void *work = nullptr;
+  const size_t nz = size_t(ldz) * size_t(n);
+  int info = -1000;
+  if (cudaMalloc(&dd, n * sizeof(double)) == cudaSuccess &&
+      cudaMalloc(&de, std::max<int64_t>(1, n) * sizeof(double)) == cudaSuccess &&
+      cudaMalloc(&dz, nz * sizeof(double)) == cudaSuccess &&
+      cudaMalloc(&work, g::stedc_device_bytes(n)) == cudaSuccess) {
+    cudaMemcpy(dd, w, n * sizeof(double), cudaMemcpyHostToDevice);
+    if (n > 1) cudaMemcpy(de, e, (n - 1) * sizeof(double), cudaMemcpyHostToDevice);
+    cudaMemset(dz, 0xff, nz * sizeof(double));  // NaN outside z's n x n block: must stay unread
+    int status = 0;
+    if (g::stedc_device(blas, nullptr, n, dd, de, dz, ldz, work, &status) && status == 0) {
+      cudaMemcpy(w, dd, n * sizeof(double), cudaMemcpyDeviceToHost);
+      cudaMemcpy(z, dz, nz * sizeof(double), cudaMemcpyDeviceToHost);
+      info = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1000;
+    } else {
+      info = status != 0 ? status : -1000;
+    }
+  }
+  cudaFree(dd);
+  cudaFree(de);
+  cudaFree(dz);
+  cudaFree(work);
+  return info;
+}
+#endif
+
 Result run(const std::vector<double> &d, const std::vector<double> &e, int64_t ldz) {
   const int64_t n = static_cast<int64_t>(d.size());
   std::vector<double> w = d, z(std::max<int64_t>(1, ldz * n), -7.0);
   Result r{};
+#ifdef GPUEIG_STEDC_DEVICE
+  r.info = solve_on_device(n, w.data(), e.data(), z.data(), ldz);
+#else
   r.info = ph::solve(n, w.data(), e.data(), z.data(), ldz, gemm);
+#endif
   if (r.info != 0) return r;
   r.res = residual(d, e, w, z, ldz);
   r.orth = orthogonality(n, z, ldz);
@@ -111,7 +162,11 @@ TEST_P(Zoo, RatiosWithinThreshold) {
 std::vector<int> sizes() {
   std::vector<int> s;
   for (int n : zoo::tridiagonal_sizes())
+#ifdef GPUEIG_STEDC_DEVICE
+    s.push_back(n);  // up to 4097: the device's products are fast
+#else
     if (n <= 1100) s.push_back(n);
+#endif
   return s;
 }
 
@@ -158,6 +213,7 @@ TEST(Stedc, ClementAndGraded) {
   }
 }
 
+#ifndef GPUEIG_STEDC_DEVICE
 // leaf_ql alone: eigenpairs of small tridiagonals, ascending.
 TEST(StedcPhases, LeafQl) {
   for (int m : {1, 2, 3, 7, 16, 32}) {
@@ -165,7 +221,7 @@ TEST(StedcPhases, LeafQl) {
     std::vector<double> d = t.d, e(m), z(m * m, 0.0);
     for (int i = 0; i + 1 < m; ++i) e[i] = t.e[i];
     for (int i = 0; i < m; ++i) z[i + i * m] = 1;
-    ASSERT_EQ(ph::leaf_ql(m, d.data(), e.data(), z.data(), m), 0);
+    ASSERT_EQ(ph::leaf_ql(m, d.data(), e.data(), z.data(), m, ph::SerialTeam{}), 0);
     EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
     EXPECT_LE(residual(t.d, t.e, d, z, m), ratios::kThreshold) << m;
     EXPECT_LE(orthogonality(m, z, m), ratios::kThreshold) << m;
@@ -186,7 +242,7 @@ TEST(StedcPhases, SecularRoots) {
     for (auto &v : z) v /= std::sqrt(nz);
     const double rho = 0.7;
     for (int i = 0; i < k; ++i) {
-      const double lam = ph::secular_root(k, d.data(), z.data(), rho, i, delta.data(), 1);
+      const double lam = ph::secular_root(k, d.data(), z.data(), rho, i, delta.data(), 1, ph::SerialTeam{});
       ASSERT_FALSE(std::isnan(lam)) << k << " " << i;
       // (lambda itself may round to the pole: the differences tell the sides apart)
       EXPECT_LT(delta[i], 0) << k << " " << i;
@@ -201,5 +257,7 @@ TEST(StedcPhases, SecularRoots) {
     }
   }
 }
+
+#endif  // !GPUEIG_STEDC_DEVICE
 
 }  // namespace
