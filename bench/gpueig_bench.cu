@@ -9,9 +9,11 @@
 //         tree method; host call vs OpenBLAS dsytrd (bench/sytrd_bench.cu).
 //   toeplitz: host call vs cuSOLVER dsyevd / dsyevdx on the dense T (device-resident) and OpenBLAS
 //         dsyevd (bench/toeplitz_bench.cu).
+//   stedc: all eigenpairs of a random tridiagonal by the device's divide and conquer beside
+//         LAPACK dstedc and dstemr on the CPU (bench/stedc_bench.cu).
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
 //          [--sytrd-values]
-//          [--toeplitz]
+//          [--toeplitz] [--stedc]
 //   (only those rows; --getrf-panel: the getrf panel timings alone; --sytrd-values: sytrd's
 //   device-resident values rows alone, n = 512 .. 8192)
 #include <cuda_runtime.h>
@@ -461,7 +463,7 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false,
-       sytrd_values = false, only_toeplitz = false;
+       sytrd_values = false, only_toeplitz = false, only_stedc = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -471,8 +473,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
     else if (!std::strcmp(argv[i], "--sytrd-values")) only_sytrd = sytrd_values = true;
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
+    else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc]\n", argv[0]);
       return 2;
     }
   }
@@ -489,6 +492,11 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_stedc) {
+    bench::bench_stedc(s, quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
   if (only_toeplitz) {
     bench::bench_toeplitz(s, quick);
     print_and_save(json, prop.name, copy, -1);
@@ -538,6 +546,7 @@ int main(int argc, char **argv) {
   bench::bench_getrf(s, quick, false);
   bench::bench_sytrd(s, quick);
   bench::bench_toeplitz(s, quick);
+  bench::bench_stedc(s, quick);
   bench_cpu_routines(quick);
   print_and_save(json, prop.name, copy, cross);
   cusparseDestroy(sp);

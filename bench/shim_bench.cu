@@ -14,7 +14,9 @@
 // dget02 ratio); a ratio above 30 fails the run.
 //
 //   LD_PRELOAD=build/libgpueig_lapack.so build/bench/shim_bench ROUTINE N[,N...] [REPS]
-//   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv (REPS default 5; dgetrs: NRHS
+//   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv, and dsyevd_v dsyev_v (JOBZ =
+//   'V'; served only where gpu_syevd runs on the GPU: GPUEIG_CROSSOVER_SYEVD=0 until its
+//   crossover is measured) (REPS default 5; dgetrs: NRHS
 //   from SHIM_BENCH_NRHS, default 1)
 // Without the shim loaded it says so and exits 2.
 #include <cuda_runtime.h>
@@ -179,11 +181,15 @@ using gesv_t = decltype(&dgesv_);
 using getrs_t = decltype(&dgetrs_);
 using gtsv_t = decltype(&dgtsv_);
 
-// Eigenvalues of a random symmetric matrix: dsyevd or dsyev, JOBZ = 'N'; anchor cuSOLVER.
-Result symmetric_values(bool divide_and_conquer, bool with_anchor, int n, int reps) {
+// Eigenvalues (JOBZ = 'N') or eigenpairs (`vectors`, JOBZ = 'V') of a random symmetric matrix:
+// dsyevd or dsyev; anchor cuSOLVER (upload, dsyevd, download W and, with vectors, Z).
+Result symmetric_values(bool divide_and_conquer, bool vectors, bool with_anchor, int n, int reps) {
   const Vec a0 = symmetric(n, 1000 + n);
-  Vec a, w_served(n), w_own(n), w_anchor(n);
-  const int lwork = divide_and_conquer ? 2 * n + 1 : std::max(1, 3 * n - 1), liwork = 1;
+  Vec a, w_served(n), w_own(n), w_anchor(n), z_anchor(vectors ? size_t(n) * n : 1);
+  const char *jobz = vectors ? "V" : "N";
+  const cusolverEigMode_t mode = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int lwork = divide_and_conquer ? (vectors ? 1 + 6 * n + 2 * n * n : 2 * n + 1) : std::max(1, 3 * n - 1);
+  const int liwork = divide_and_conquer && vectors ? 3 + 5 * n : 1;
   Vec work(lwork);
   std::vector<int> iwork(liwork);
   int info = 0;
@@ -193,10 +199,10 @@ Result symmetric_values(bool divide_and_conquer, bool with_anchor, int n, int re
   auto call = [&](bool served, Vec &w) {
     if (divide_and_conquer) {
       auto f = served ? &dsyevd_ : own_syevd;
-      f("N", "L", &n, a.data(), &n, w.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+      f(jobz, "L", &n, a.data(), &n, w.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
     } else {
       auto f = served ? &dsyev_ : own_syev;
-      f("N", "L", &n, a.data(), &n, w.data(), work.data(), &lwork, &info, 1, 1);
+      f(jobz, "L", &n, a.data(), &n, w.data(), work.data(), &lwork, &info, 1, 1);
     }
     CHECK(info == 0, "%s INFO %d", divide_and_conquer ? "dsyevd" : "dsyev", info);
   };
@@ -213,14 +219,16 @@ Result symmetric_values(bool divide_and_conquer, bool with_anchor, int n, int re
     CHECK(cudaMalloc(&d_a, sizeof(double) * n * n) == cudaSuccess, "cudaMalloc");
     CHECK(cudaMalloc(&d_w, sizeof(double) * n) == cudaSuccess, "cudaMalloc");
     CHECK(cudaMalloc(&d_info, sizeof(int)) == cudaSuccess, "cudaMalloc");
-    CHECK(cusolverDnDsyevd_bufferSize(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, n, d_a,
+    CHECK(cusolverDnDsyevd_bufferSize(h, mode, CUBLAS_FILL_MODE_LOWER, n, d_a,
                                       n, d_w, &dlwork) == CUSOLVER_STATUS_SUCCESS, "bufferSize");
     CHECK(cudaMalloc(&d_work, sizeof(double) * std::max(dlwork, 1)) == cudaSuccess, "cudaMalloc");
     paths.push_back({"cuSOLVER dsyevd", [] {}, [&] {
                        CHECK(cudaMemcpy(d_a, a0.data(), sizeof(double) * n * n, cudaMemcpyHostToDevice) == cudaSuccess, "upload");
-                       CHECK(cusolverDnDsyevd(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, n, d_a, n,
+                       CHECK(cusolverDnDsyevd(h, mode, CUBLAS_FILL_MODE_LOWER, n, d_a, n,
                                               d_w, d_work, dlwork, d_info) == CUSOLVER_STATUS_SUCCESS, "dsyevd");
                        CHECK(cudaMemcpy(w_anchor.data(), d_w, sizeof(double) * n, cudaMemcpyDeviceToHost) == cudaSuccess, "download");
+                       if (vectors)
+                         CHECK(cudaMemcpy(z_anchor.data(), d_a, sizeof(double) * n * n, cudaMemcpyDeviceToHost) == cudaSuccess, "download");
                      }});
   }
   time_paths(paths, reps);
@@ -401,8 +409,8 @@ int main(int argc, char **argv) {
   bool ok = true;
   for (int n : sizes) {
     Result r;
-    if (routine == "dsyevd" || routine == "dsyev") {
-      r = symmetric_values(routine == "dsyevd", gpu, n, reps);
+    if (routine == "dsyevd" || routine == "dsyev" || routine == "dsyevd_v" || routine == "dsyev_v") {
+      r = symmetric_values(routine.rfind("dsyevd", 0) == 0, routine.back() == 'v', gpu, n, reps);
     } else if (routine == "dsterf" || routine == "dstebz") {
       r = tridiagonal_values(routine == "dstebz", n, reps);
     } else if (routine == "dgetrf" || routine == "dgesv") {

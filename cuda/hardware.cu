@@ -24,6 +24,9 @@ class Hardware final : public Device {
                double *q, int64_t ldq) override {
     return gpu::sytrd(vect, uplo, n, a, lda, d, e, q, ldq);
   }
+  Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) override {
+    return gpu::syevd(jobz, uplo, n, a, lda, w);
+  }
   Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) override {
     return gpu::getrf(m, n, a, lda, ipiv, info);
   }

@@ -15,6 +15,7 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
                   double *b, int64_t stride, std::vector<BatchOutcome> *redo, int64_t *done);
 Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
              double *q, int64_t ldq);
+Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w);
 Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info);
 Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
             int *info, bool *solved);

@@ -18,6 +18,8 @@
 
 namespace gpueig::gpu {
 
+class Context;
+
 enum class SytrdMethod { two_stage, tree };
 // GPUEIG_SYTRD_METHOD = two_stage (default) | tree.
 SytrdMethod sytrd_method();
@@ -75,5 +77,20 @@ Status similarity_invariants(cudaStream_t stream, const double *a, int64_t lda, 
 // Whether T = tridiag(e, d, e) (host, n >= 1) has A's Frobenius norm and trace, to within
 // 30 n ulp of ||A||_F (a correct reduction is within about 2 n ulp).
 bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *d, const double *e);
+
+// The host-pointer drivers' common steps (cuda/sytrd_host.cu), on ctx's stream; flag is a device
+// int of scratch.
+// The triangle uplo of the host matrix a uploaded into da (leading dimension n) and mirrored into
+// the full symmetric matrix; `unsafe` when that triangle holds NaN or Inf entries; else *inv
+// (device) is queued.
+Status upload_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda,
+                        double *da, int *flag, SimilarityInvariants *inv);
+// z (n x n, ldz) := I.
+Status set_identity(cudaStream_t stream, double *z, int64_t ldz, int64_t n);
+// After a reduction: dd, de (and dz, when not null) finite, then d, e downloaded to the host and
+// checked to keep *dinv's invariants; `unsafe` where either fails (d, e may then be written).
+Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
+                       const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
+                       double *e);
 
 }  // namespace gpueig::gpu

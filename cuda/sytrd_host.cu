@@ -95,6 +95,57 @@ bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *
   return std::fabs(ft - fa) <= tol && std::fabs(tr - inv.trace) <= tol;
 }
 
+Status upload_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda,
+                        double *da, int *flag, SimilarityInvariants *inv) {
+  cudaStream_t st = ctx.stream();
+  // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
+  // (the NaN check included) looks at it.
+  Status s = upload(ctx, da, n * kD, a, lda * kD, n * kD, n);
+  if (!s) return s;
+  mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(da, n, n, uplo == 'U');
+  if (!(s = check_launch("sytrd mirror_kernel")) ||
+      !(s = check(cudaMemsetAsync(flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+      !(s = check_finite(st, da, n, n, n, flag)))
+    return s;
+  int bad = 0;
+  if (!(s = fetch_flag(st, flag, &bad))) return s;
+  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: recomputed by LAPACK");
+  return similarity_invariants(st, da, n, n, inv);
+}
+
+Status set_identity(cudaStream_t st, double *z, int64_t ldz, int64_t n) {
+  identity_kernel<<<grid_for(n * n), 256, 0, st>>>(z, ldz, n);
+  return check_launch("sytrd identity_kernel");
+}
+
+Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
+                       const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
+                       double *e) {
+  cudaStream_t st = ctx.stream();
+  // A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
+  // by up to 8x) is never returned: LAPACK recomputes it, and gives its own answer there.
+  Status s;
+  int bad = 0;
+  if (!(s = check_finite(st, dd, n, n, 1, flag)) ||
+      (n > 1 && !(s = check_finite(st, de, n, n - 1, 1, flag))) ||
+      (dz && !(s = check_finite(st, dz, n, n, n, flag))) || !(s = fetch_flag(st, flag, &bad)))
+    return s;
+  if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK");
+  if (!(s = download(ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
+  if (n > 1 && !(s = download(ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
+  // T must keep A's Frobenius norm and trace; checked before anything else is written (Q_in
+  // stays intact for the CPU's recompute). d and e are the CPU's to overwrite then.
+  SimilarityInvariants inv{};
+  if (!(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st),
+                  "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "sytrd")))
+    return s;
+  if (!keeps_invariants(inv, n, d, e))
+    return Status::fail(Status::unsafe,
+                        "the GPU's T does not keep A's Frobenius norm and trace: recomputed by LAPACK");
+  return Status::success();
+}
+
 Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
              double *q, int64_t ldq) {
   DeviceScope scope;
@@ -123,48 +174,13 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   auto *dinv = buf.at<SimilarityInvariants>(o_inv);
   void *dwork = buf.at<char>(o_work);
 
-  // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
-  // (the NaN check included) looks at it.
-  if (!(s = upload(*ctx, da, n * kD, a, lda * kD, n * kD, n))) return s;
-  mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(da, n, n, uplo == 'U');
-  if (!(s = check_launch("sytrd mirror_kernel")) ||
-      !(s = check(cudaMemsetAsync(flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
-      !(s = check_finite(st, da, n, n, n, flag)))
-    return s;
-  int bad = 0;
-  if (!(s = fetch_flag(st, flag, &bad))) return s;
-  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
-  if (!(s = similarity_invariants(st, da, n, n, dinv))) return s;
-
-  if (vect == 'V') {
-    identity_kernel<<<grid_for(n * n), 256, 0, st>>>(dz, n, n);
-    if (!(s = check_launch("sytrd identity_kernel"))) return s;
-  } else if (vect == 'U' && !(s = upload(*ctx, dz, n * kD, q, ldq * kD, n * kD, n))) {
-    return s;
-  }
+  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, da, flag, dinv))) return s;
+  if (vect == 'V' && !(s = set_identity(st, dz, n, n))) return s;
+  if (vect == 'U' && !(s = upload(*ctx, dz, n * kD, q, ldq * kD, n * kD, n))) return s;
 
   s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, zmode, dwork)
                                        : sytrd_tree(st, n, da, n, dd, de, dz, n);
-  if (!s) return s;
-  // A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
-  // by up to 8x) is never returned: LAPACK recomputes it, and gives its own answer there.
-  if (!(s = check_finite(st, dd, n, n, 1, flag)) ||
-      (n > 1 && !(s = check_finite(st, de, n, n - 1, 1, flag))) ||
-      (wantz && !(s = check_finite(st, dz, n, n, n, flag))) || !(s = fetch_flag(st, flag, &bad)))
-    return s;
-  if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: reduced by LAPACK");
-  if (!(s = download(*ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
-  if (n > 1 && !(s = download(*ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
-  // T must keep A's Frobenius norm and trace; checked before Q is written (Q_in stays intact for
-  // the CPU's recompute). d and e are the CPU's to overwrite then.
-  SimilarityInvariants inv{};
-  if (!(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st),
-                  "cudaMemcpyAsync")) ||
-      !(s = check(cudaStreamSynchronize(st), "sytrd")))
-    return s;
-  if (!keeps_invariants(inv, n, d, e))
-    return Status::fail(Status::unsafe,
-                        "the GPU's T does not keep A's Frobenius norm and trace: reduced by LAPACK");
+  if (!s || !(s = check_reduction(*ctx, n, dd, de, dz, flag, dinv, d, e))) return s;
   // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.
   bool wrote = false;
   if (wantz && !(s = download(*ctx, q, ldq * kD, dz, n * kD, n * kD, n, nullptr, &wrote)))

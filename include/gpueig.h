@@ -243,6 +243,30 @@ GPUEIG_API int gpu_stein(int n, const double *d, const double *e, int m, const d
                          const int *iblock, const int *isplit, double *z, int ldz, int *ifail);
 
 /* ---------------------------------------------------------------------------------------------
+ * gpu_syevd: all eigenvalues and, optionally, eigenvectors of a real symmetric matrix A.
+ * (LAPACK analogue: DSYEVD, without its WORK/IWORK arguments.)
+ *
+ *  1 JOBZ  [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
+ *  2 UPLO  [in] 'U': the upper triangle of A is referenced;  'L': the lower triangle.
+ *  3 N     [in] order of A, N >= 0.
+ *  4 A     [in,out] (LDA, N). On entry the symmetric matrix (triangle UPLO). On exit, JOBZ = 'V':
+ *          the orthonormal eigenvectors, column j for W(j); JOBZ = 'N': destroyed (as DSYEVD).
+ *  5 LDA   [in] LDA >= max(1, N).
+ *  6 W     [out] (N) the eigenvalues in ascending order.
+ * INFO = 0, -i, or i > 0 as DSYEVD's (no convergence; then from LAPACK, see below).
+ * GPU method: A reduced to tridiagonal T = Q^T A Q by Givens rotations with Q formed (as
+ * gpu_sytrd_givens 'V'), A scaled first where DSYEVD scales it; T's eigenpairs by divide and
+ * conquer (Cuppen's method with Gu and Eisenstat's recomputed z, as DSTEDC) with every phase on
+ * the device; the eigenvectors Q Z by a cuBLAS product; JOBZ = 'N': T's eigenvalues by bisection
+ * (as gpu_stebz). T's eigenpairs are checked on the device (||T z - lambda z|| and ||Z^T Z - I||
+ * within LAPACK's test threshold); a matrix with NaN or Inf entries, a reduction or eigenpairs
+ * that fail their check, or a tridiagonal problem that does not converge are solved by LAPACK
+ * DSYEVD on the CPU instead, which gives the INFO > 0 cases. CPU path: DSYEVD. auto sends no size
+ * to the GPU until the method has been timed there (gpueig_backend_reason says so).
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double *w);
+
+/* ---------------------------------------------------------------------------------------------
  * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz
  * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
  * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
@@ -302,7 +326,7 @@ GPUEIG_API const char *gpueig_last_backend(void);
 GPUEIG_API int gpueig_set_backend(const char *name);
 
 /* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv",
- * "getrs" or "stein", lower case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
+ * "getrs", "stein" or "syevd", lower case) of problem size SIZE [in] (N; min(M,N) for getrf; N*BATCH for gpu_gtsv_pcr_batch) would
  * use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
  * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);

@@ -3,6 +3,8 @@
 // error (no LAPACK, no memory, an inner failure). Used by the public entry points and by the fake
 // device (src/fake_device.cpp).
 #pragma once
+#include <cstdint>
+
 #include "gpu_backend.hpp"
 
 namespace gpueig::cpu {
@@ -23,6 +25,14 @@ int getrs(char trans, int n, int nrhs, const double *a, int lda, const int *ipiv
 
 // DGESV.
 int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
+
+// DSYEVD (workspace allocated here); A is overwritten (by the eigenvectors for jobz 'V').
+int syevd(char jobz, char uplo, int n, double *a, int lda, double *w);
+
+// C := A * B by the BLAS of the CPU backend (column-major, m x k times k x n): the products of
+// the divide-and-conquer phases when they run on the host (stedc_phases::Gemm).
+void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, const double *b,
+          int64_t ldb, double *c, int64_t ldc);
 
 // DSTEIN (workspace allocated here).
 int stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,

@@ -30,6 +30,7 @@ const RoutineInfo kRoutines[] = {
     {"gesv", true, tuning::kCrossoverGesv, "n"},
     {"getrs", true, tuning::kCrossoverGetrs, "n"},
     {"stein", false, 0, "n"},
+    {"syevd", true, tuning::kCrossoverSyevd, "n"},
 };
 
 std::atomic<int> g_policy{-1};

@@ -15,12 +15,24 @@
 #include "fault.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
+#include "stedc_phases.hpp"
 
 namespace gpueig::gpu {
 namespace {
 
 // Systems per group of the fake gtsv_batch: small, so that faults between groups are reachable.
 constexpr int64_t kFakeGroup = 4;
+
+// Triangle `uplo` of a (n x n, lda) mirrored into a full symmetric matrix, as the device does.
+std::vector<double> mirrored(char uplo, int64_t n, const double *a, int64_t lda) {
+  std::vector<double> full(n * n);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      const bool mine = uplo == 'U' ? i <= j : i >= j;
+      full[i + j * n] = mine ? a[i + j * lda] : a[j + i * lda];
+    }
+  return full;
+}
 
 bool finite(const double *a, int64_t lda, int64_t m, int64_t n) {
   for (int64_t j = 0; j < n; ++j)
@@ -106,13 +118,7 @@ class Fake final : public Device {
                double *q, int64_t ldq) override {
     Status s = start(false);
     if (!s) return s;
-    // Triangle UPLO only, mirrored, as the device does.
-    std::vector<double> full(n * n);
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < n; ++i) {
-        const bool mine = uplo == 'U' ? i <= j : i >= j;
-        full[i + j * n] = mine ? a[i + j * lda] : a[j + i * lda];
-      }
+    std::vector<double> full = mirrored(uplo, n, a, lda);
     if (!finite(full.data(), n, n, n))
       return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK");
     const bool wantz = vect != 'N';
@@ -129,6 +135,33 @@ class Fake final : public Device {
     std::copy(dd.begin(), dd.end(), d);
     std::copy(ee.begin(), ee.begin() + (n - 1), e);
     if (wantz) copy_columns(n, n, qq.data(), n, q, ldq);
+    return Status::success();
+  }
+
+  // The device's method on the host: the reduction with Q (LAPACK here), the tridiagonal's
+  // eigenpairs by the divide-and-conquer phases the device runs (src/stedc_phases.hpp), Q Z.
+  Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) override {
+    Status s = start(jobz == 'V');
+    if (!s) return s;
+    std::vector<double> full = mirrored(uplo, n, a, lda);
+    if (!finite(full.data(), n, n, n))
+      return Status::fail(Status::unsafe, "A holds NaN or Inf entries: solved by LAPACK");
+    std::vector<double> vals(n), vecs;
+    if (jobz == 'N') {
+      if (cpu::syevd('N', uplo, int(n), full.data(), int(n), vals.data()) != 0)
+        return Status::fail(Status::unsafe, "fake device: LAPACK did not converge");
+    } else {
+      std::vector<double> e(std::max<int64_t>(1, n - 1)), q(n * n), z(n * n);
+      if (cpu::sytrd('V', uplo, int(n), full.data(), int(n), vals.data(), e.data(), q.data(), int(n)) != 0)
+        return Status::fail(Status::device_error, "fake device: LAPACK failed");
+      if (stedc_phases::solve(n, vals.data(), e.data(), z.data(), n, cpu::gemm) != 0)
+        return Status::fail(Status::unsafe, "the tridiagonal's eigenpairs did not converge");
+      vecs.resize(n * n);
+      cpu::gemm(n, n, n, q.data(), n, z.data(), n, vecs.data(), n);
+    }
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    std::copy(vals.begin(), vals.end(), w);
+    if (jobz == 'V') copy_columns(n, n, vecs.data(), n, a, lda);
     return Status::success();
   }
 

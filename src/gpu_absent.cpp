@@ -26,6 +26,7 @@ class Absent final : public Device {
     return none();
   }
   Status getrf(int64_t, int64_t, double *, int64_t, int *, int *) override { return none(); }
+  Status syevd(char, char, int64_t, double *, int64_t, double *) override { return none(); }
   Status gesv(int64_t, int64_t, double *, int64_t, int *, double *, int64_t, int *, bool *) override {
     return none();
   }

@@ -98,6 +98,14 @@ class Device {
                        double abstol, const double *d, const double *e, int *m, int *nsplit,
                        double *w, int *iblock, int *isplit, int *info) = 0;
 
+  // DSYEVD (arguments already checked, n >= 1; jobz 'N' or 'V' and uplo 'U' or 'L', upper case):
+  // w (n) the eigenvalues, ascending, and for 'V' A's columns the orthonormal eigenvectors
+  // (A (lda), triangle uplo, is read; for 'N' left as it was). Written only on ok (A partly on
+  // `output_lost`). `unsafe` for
+  // a matrix with NaN or Inf entries, a reduction that fails its check, or eigenvectors that fail
+  // theirs (the CPU recomputes): the GPU half reports no INFO > 0.
+  virtual Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) = 0;
+
   // The tridiagonal forms of the two half blocks of the symmetric Toeplitz matrix T(i,j) =
   // t(|i-j|) (t on the host: n >= 1 finite entries, already scaled so that the blocks cannot
   // overflow): halves[0] of the symmetric eigenvectors (order n - n/2, with the middle row for

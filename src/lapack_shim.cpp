@@ -5,14 +5,14 @@
 //   dgetrs_                           -> gpu_getrs_crout
 //   dsterf_                           -> gpu_stebz (all eigenvalues)
 //   dsyev_, dsyevd_ JOBZ='N'          -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf)
+//   dsyev_, dsyevd_ JOBZ='V'          -> gpu_syevd
 // each under four names: the plain LP64 one, SciPy's wheels' scipy_ prefix, and the ILP64 names
 // with the 64_ suffix (NumPy's wheels: scipy_dgesv_64_), see "Name families" below.
 //
 // A call is served only where libgpueig would run it on the GPU (auto's crossovers, measured
 // against the routine it replaces): everywhere else the program's own LAPACK runs it, so the
 // shim is never slower than not using it. GPUEIG_SHIM=serve serves every intercepted call
-// through libgpueig regardless (used by the tests). Everything else (JOBZ='V', workspace
-// queries, illegal arguments so that XERBLA reports them as LAPACK does, a libgpueig error that
+// through libgpueig regardless (used by the tests). Everything else (workspace queries, illegal arguments so that XERBLA reports them as LAPACK does, a libgpueig error that
 // wrote nothing) is forwarded to the caller's own LAPACK (see `forward_to`); GPUEIG_VERBOSE says
 // why for every call.
 //
@@ -290,8 +290,8 @@ Verdict serve_it() { return {true}; }
 Verdict forward_because(const char *why) { return {false, why}; }
 
 // libgpueig's routines behind the served names.
-enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, count };
-constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd"};
+enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, syevd, count };
+constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd", "syevd"};
 
 // The smallest size at which libgpueig would run `r` on the GPU (INT64_MAX: at none), asked of
 // gpueig_backend_for once per routine and kept, so that deciding is one comparison: a forwarded
@@ -300,7 +300,7 @@ constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", 
 // environment. (A device lost later still sends a call above the size to libgpueig, whose own
 // dispatch then runs it on the CPU.)
 int64_t first_served_size(Lib r) {
-  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1};
+  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1, -1};
   std::atomic<int64_t> &c = cached[static_cast<int>(r)];
   int64_t from = c.load(std::memory_order_relaxed);
   if (from >= 0) return from;
@@ -796,22 +796,22 @@ void shim_dsterf(const void *caller, const Int *n, double *d, double *e, Int *in
   FORWARD_OR_FAIL(n, d, e, info);
 }
 
-// Whether dsyev(d) is served: a values-only call (JOBZ = 'N') with valid arguments and a
-// workspace LAPACK accepts (`enough(N)`), where libgpueig's reduction or bisection runs on the GPU;
-// anything else says why it goes to LAPACK.
+// Whether dsyev(d) is served: a call with valid arguments and a workspace LAPACK accepts
+// (`enough(N, wantz)`) where libgpueig runs it on the GPU: JOBZ = 'N' where its reduction or
+// bisection does, JOBZ = 'V' where gpu_syevd does; anything else says why it goes to LAPACK.
 template <class Int, class Enough>
-Verdict values_only_verdict(const char *jobz, const char *uplo, const Int *n, const Int *lda,
-                            bool query, Enough &&enough) {
-  if (!is(*jobz, 'N'))
-    return forward_because(is(*jobz, 'V') ? "eigenvectors: no GPU method yet"
-                                          : "invalid JOBZ, LAPACK reports it");
+Verdict eigen_verdict(const char *jobz, const char *uplo, const Int *n, const Int *lda, bool query,
+                      Enough &&enough) {
+  const bool wantz = is(*jobz, 'V');
+  if (!wantz && !is(*jobz, 'N')) return forward_because("invalid JOBZ, LAPACK reports it");
   if (query) return forward_because("workspace query");
   if (!fits_int(*n, *lda)) return forward_because(kTooWide);
-  // (enough(n): the workspace LAPACK asks for, computed only once N is known to fit an int)
-  if (!(is(*uplo, 'U') || is(*uplo, 'L')) || *n < 0 || *lda < std::max<Int>(*n, 1) || !enough(*n))
+  // (enough(n, wantz): the workspace LAPACK asks for, computed only once N is known to fit an int)
+  if (!(is(*uplo, 'U') || is(*uplo, 'L')) || *n < 0 || *lda < std::max<Int>(*n, 1) ||
+      !enough(*n, wantz))
     return forward_because("invalid argument, LAPACK reports it");
   if (*n == 0) return forward_because("nothing to compute");
-  return decide_symmetric_values(*n);
+  return wantz ? decide(Lib::syevd, *n) : decide_symmetric_values(*n);
 }
 
 // DSTERF in the family V, found beside `real` (the caller's own dsyev or dsyevd), as
@@ -835,14 +835,25 @@ struct SterfBeside {
 };
 
 // The served part of dsyev(d) in the family V (`Real` its forwarding target): the verdict, the
-// eigenvalues, and `report_workspace()` filling WORK(1) (and IWORK(1)) as LAPACK reports them.
-// True when the call is answered.
+// eigenvalues (and for JOBZ = 'V' the eigenvectors, by gpu_syevd), and `report_workspace()`
+// filling WORK(1) (and IWORK(1)) as LAPACK reports them. True when the call is answered.
 template <class V, class Int, class Real, class ReportWorkspace>
 bool serve_values(const char *routine, Real real, const char *jobz, const char *uplo, const Int *n,
                   double *a, const Int *lda, double *w, Int *info, const Verdict &verdict,
                   ReportWorkspace &&report_workspace) {
   const auto name = [routine] { return name_of<V>(routine); };
   const auto what = [&] { return dims({{"n", *n}}) + " JOBZ=" + *jobz; };
+  if (is(*jobz, 'V')) {
+    if (!verdict.serve) {
+      log_forwarded(name, what, verdict);
+      return false;
+    }
+    const int r = gpu_syevd('V', *uplo, int(*n), a, int(*lda), w);
+    if (outcome_of(name, r, what) != Outcome::done) return false;
+    if (r >= 0) report_workspace();
+    *info = r;
+    return true;
+  }
   const SterfBeside<V> sterf(reinterpret_cast<const void *>(real));
   if (!verdict.serve || !sterf.ready()) {
     if (verdict.serve)
@@ -870,7 +881,7 @@ void shim_dsyev(const void *caller, const char *jobz, const char *uplo, const In
                       double *, const Int *, Int *, size_t, size_t);
   static const Fn real = lookup<Fn, V>("dsyev", caller);
   if (t_depth == 0 && real && served([&] {
-        const Verdict v = values_only_verdict(jobz, uplo, n, lda, *lwork == -1, [&](int64_t nn) {
+        const Verdict v = eigen_verdict(jobz, uplo, n, lda, *lwork == -1, [&](int64_t nn, bool) {
           return *lwork >= std::max<int64_t>(3 * nn - 1, 1);
         });
         return serve_values<V>("dsyev", real, jobz, uplo, n, a, lda, w, info, v, [&] {
@@ -893,9 +904,13 @@ void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const I
                       double *, const Int *, Int *, const Int *, Int *, size_t, size_t);
   static const Fn real = lookup<Fn, V>("dsyevd", caller);
   if (t_depth == 0 && real && served([&] {
-        const Verdict v = values_only_verdict(
-            jobz, uplo, n, lda, *lwork == -1 || *liwork == -1,
-            [&](int64_t nn) { return *lwork >= (nn > 1 ? 2 * nn + 1 : 1) && *liwork >= 1; });
+        const Verdict v = eigen_verdict(
+            jobz, uplo, n, lda, *lwork == -1 || *liwork == -1, [&](int64_t nn, bool wantz) {
+              // DSYEVD's minimum LWORK and LIWORK
+              if (nn <= 1) return *lwork >= 1 && *liwork >= 1;
+              return wantz ? *lwork >= 1 + 6 * nn + 2 * nn * nn && *liwork >= 3 + 5 * nn
+                           : *lwork >= 2 * nn + 1 && *liwork >= 1;
+            });
         return serve_values<V>("dsyevd", real, jobz, uplo, n, a, lda, w, info, v, [&] {
           const Int query = -1;  // WORK(1), IWORK(1): the optimal LWORK, LIWORK
           Int qinfo = 0, iopt = 0;

@@ -53,6 +53,10 @@ constexpr int64_t kCrossoverSytrd = 1024;
 // GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two runs), slower at 512 (8.2-8.3 vs
 // 6.3-7.9 ms).
 constexpr int64_t kCrossoverToeplitz = 1024;
+// syevd (all eigenpairs, JOBZ 'V'; 'N' goes with it): the GPU method (cuda/syevd_host.cu,
+// cuda/stedc.cu) has not been timed on a GPU yet, so auto keeps every size on the CPU until
+// gpueig_bench's sweep sets this; GPUEIG_BACKEND=gpu or GPUEIG_CROSSOVER_SYEVD sends calls there.
+constexpr int64_t kCrossoverSyevd = int64_t(1) << 40;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.

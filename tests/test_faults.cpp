@@ -221,6 +221,21 @@ std::vector<Case> cases() {
                    },
                    [](const Outputs &g, const Outputs &c) { return g.rc == c.rc; }, false, false});
   }
+  for (char jobz : {'N', 'V'}) {  // syevd
+    const Vec a = zoo::symmetric("random", n, n, 80);
+    out.push_back({std::string("syevd_") + jobz,
+                   [=](Outputs *untouched) {
+                     Vec a2 = a, w(n, kSentinel);
+                     if (untouched) *untouched = {0, {bytes(a2), bytes(w)}};
+                     const int rc = gpu_syevd(jobz, 'L', n, a2.data(), n, w.data());
+                     // (A is destroyed for JOBZ = 'N', differently by each method)
+                     return Outputs{rc, {jobz == 'V' || rc < 0 ? bytes(a2) : bytes(a), bytes(w)}};
+                   },
+                   [](const Outputs &g, const Outputs &c) {  // the eigenvalues close
+                     return g.rc == c.rc && close(doubles(g.arrays[1]), doubles(c.arrays[1]), 1e3);
+                   },
+                   false, jobz == 'V'});
+  }
   {  // toeplitz, all eigenvalues
     const Vec t = zoo::toeplitz("random", n, 70);
     out.push_back({"toeplitz",

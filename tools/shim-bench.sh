@@ -8,6 +8,9 @@
 #   SHIM_ROUTINES="dsyevd dgesv" SHIM_SIZES=1024,8192 tools/shim-bench.sh build-gpu
 #   SHIM_ROUTINES=dgetrs SHIM_BENCH_NRHS=64 tools/shim-bench.sh build-gpu   (dgetrs_ with 64
 #   right-hand sides; the default is 1)
+#   SHIM_ROUTINES=dsyevd_v GPUEIG_CROSSOVER_SYEVD=0 tools/shim-bench.sh build-gpu   (JOBZ = 'V'
+#   against cuSOLVER with vectors; served only where gpu_syevd runs on the GPU, which auto does
+#   at no size until its crossover is measured)
 # Prints one table per routine and, at the end, every row whose served / own exceeds 1.1.
 set -uo pipefail
 build=${1:-build-gpu}

@@ -14,6 +14,7 @@ program test_module
   call check_stein()
   call check_stebz()
   call check_sytrd()
+  call check_syevd()
   call check_toeplitz()
   print '(i0, " passed, ", i0, " failed")', checks - failures, failures
   if (failures > 0) error stop 1
@@ -167,6 +168,38 @@ contains
     call expect(all(iblock(1:m) == ib_ref(1:m)), 'stebz iblock')
     call expect(maxval(abs(w(1:m) - w_ref(1:m))) <= 8 * eps * 3, 'stebz eigenvalues')
   end subroutine
+
+  subroutine check_syevd()
+    integer, parameter :: n = 27
+    real(dp) :: a(n, n), a0(n, n), w(n), w_ref(n), work(1 + 6*n + 2*n*n)
+    integer :: iwork(3 + 5*n), info, info_ref, j
+    call fill(a0(:, 1), 91)
+    do j = 1, n
+      call fill(a0(:, j), 91 + j)
+    end do
+    a0 = a0 + transpose(a0)
+    a = a0
+    info = gpu_syevd('V', 'L', n, a, n, w)
+    call expect(info == 0, 'syevd info')
+    call expect(maxval(abs(matmul(a0, a) - a * spread(w, 1, n))) <= 100 * n * eps * maxval(abs(w)), &
+                'syevd residual')
+    call expect(maxval(abs(matmul(transpose(a), a) - identity(n))) <= 100 * n * eps, 'syevd orthogonality')
+    a = a0
+    call dsyevd('N', 'L', n, a, n, w_ref, work, size(work), iwork, size(iwork), info_ref)
+    call expect(info_ref == 0 .and. maxval(abs(w - w_ref)) <= 100 * n * eps * maxval(abs(w_ref)), &
+                'syevd eigenvalues')
+    call expect(gpu_syevd('V', 'L', n, a, n - 1, w) == -5, 'syevd lda check')
+  end subroutine
+
+  function identity(n) result(id)
+    integer, intent(in) :: n
+    real(dp) :: id(n, n)
+    integer :: j
+    id = 0
+    do j = 1, n
+      id(j, j) = 1
+    end do
+  end function
 
   subroutine check_sytrd()
     integer, parameter :: n = 25

@@ -242,6 +242,23 @@ def test_stein_vectors_of_stebz_values(n):
         gpueig.stein(d, e, r.w[::-1] if n > 1 else [np.nan], r.iblock, r.isplit)
 
 
+@pytest.mark.parametrize("n", [1, 2, 40, 130])
+@pytest.mark.parametrize("uplo", ["U", "L"])
+def test_syevd_eigenpairs(n, uplo):
+    a = rng.uniform(-1, 1, (n, n))
+    a = a + a.T
+    keep = a.copy()
+    w, z = gpueig.syevd(a, uplo=uplo)
+    assert np.array_equal(a, keep)
+    assert np.all(np.diff(w) >= 0)
+    scale = max(np.max(np.abs(a)), 1e-300)
+    assert np.max(np.abs(a @ z - z * w)) <= 30 * n * EPS * scale * n
+    assert np.max(np.abs(z.T @ z - np.eye(n))) <= 30 * n * EPS
+    assert np.max(np.abs(gpueig.syevd(a, jobz="N") - sla.eigvalsh(a))) <= 30 * n * EPS * scale
+    with pytest.raises(ValueError):
+        gpueig.syevd(a, jobz="X")
+
+
 def test_getrf_singular_raises_with_factors():
     a = rng.uniform(-1, 1, (6, 6))
     a[:, 2] = 0

@@ -396,6 +396,23 @@ def sytrd_givens(a, vect="V", uplo="L", q=None):
     return d[:n].copy(), e[:max(n - 1, 0)].copy(), (None if v == b"N" else qm)
 
 
+def syevd(a, jobz="V", uplo="L"):
+    """All eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric array a (LAPACK
+    dsyevd); uplo: the triangle of a that is read. Returns w (ascending) or (w, z) with z[:, i]
+    the eigenvector for w[i]. a is not modified."""
+    work = _fortran_copy(a, "a")
+    n = _order(work.shape[0], "n")
+    if work.shape != (n, n):
+        raise ValueError(f"a must be square, got shape {work.shape}")
+    jz = _option(jobz, "jobz", "NV")
+    u = _option(uplo, "uplo", "UL")
+    w = np.empty(max(n, 1))
+    info = _lib().gpu_syevd(jz, u, n, _double_ptr(work), max(n, 1), _double_ptr(w))
+    _check("syevd", info, ["jobz", "uplo", "n", "a", "lda", "w"],
+           lambda i: "the tridiagonal eigenproblem did not converge")
+    return (w[:n].copy(), work) if jz == b"V" else w[:n].copy()
+
+
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
     """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
     column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]."""

@@ -1,0 +1,132 @@
+// The tridiagonal eigenvector step alone (issue 21's row): all eigenpairs of a random symmetric
+// tridiagonal matrix by the library's divide and conquer on the device (cuda/stedc.hpp,
+// device-resident, CUDA events) beside LAPACK's DSTEDC and DSTEMR on the host's CPU (OpenBLAS's
+// threads, host wall time) in the same process.
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "bench.hpp"
+#include "stedc.hpp"
+
+extern "C" {
+void dstedc_(const char *compz, const int *n, double *d, double *e, double *z, const int *ldz,
+             double *work, const int *lwork, int *iwork, const int *liwork, int *info, size_t);
+void dstemr_(const char *jobz, const char *range, const int *n, double *d, double *e,
+             const double *vl, const double *vu, const int *il, const int *iu, int *m, double *w,
+             double *z, const int *ldz, const int *nzc, int *isuppz, int *tryrac, double *work,
+             const int *lwork, int *iwork, const int *liwork, int *info, size_t, size_t);
+}
+
+namespace bench {
+namespace {
+
+using Vec = std::vector<double>;
+
+// max_j ||T z_j - w_j z_j||_1 / (n ||T||_1 ulp): LAPACK's residual ratio (threshold 30).
+double residual_ratio(const Vec &d, const Vec &e, const Vec &w, const Vec &z, int n) {
+  double tn = 0, worst = 0;
+  for (int i = 0; i < n; ++i)
+    tn = std::max(tn, std::fabs(d[i]) + (i > 0 ? std::fabs(e[i - 1]) : 0) + (i + 1 < n ? std::fabs(e[i]) : 0));
+  for (int j = 0; j < n; ++j) {
+    const double *x = z.data() + size_t(j) * n;
+    double s = 0;
+    for (int i = 0; i < n; ++i) {
+      double t = (d[i] - w[j]) * x[i];
+      if (i > 0) t += e[i - 1] * x[i - 1];
+      if (i + 1 < n) t += e[i] * x[i + 1];
+      s += std::fabs(t);
+    }
+    worst = std::max(worst, s);
+  }
+  return worst / (n * tn * 0x1p-52);
+}
+
+double lapack_stedc_ms(const Vec &d0, const Vec &e0, int n, Vec *w) {
+  Vec d = d0, e = e0, z(size_t(n) * n);
+  int lwork = -1, liwork = -1, iq = 0, info = 0;
+  double q = 0;
+  dstedc_("I", &n, d.data(), e.data(), z.data(), &n, &q, &lwork, &iq, &liwork, &info, 1);
+  lwork = int(q);
+  liwork = iq;
+  Vec work(lwork);
+  std::vector<int> iwork(liwork);
+  const double ms = host_ms(0, [&] { d = d0, e = e0; }, [&] {
+    dstedc_("I", &n, d.data(), e.data(), z.data(), &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
+  });
+  *w = d;
+  return info == 0 ? ms : -1;
+}
+
+double lapack_stemr_ms(const Vec &d0, const Vec &e0, int n) {
+  Vec d = d0, e(e0), w(n), z(size_t(n) * n);
+  e.push_back(0);  // DSTEMR's E has N entries
+  std::vector<int> isuppz(2 * n);
+  int m = 0, tryrac = 1, info = 0, lwork = -1, liwork = -1, iq = 0, zero = 0;
+  double q = 0, vzero = 0;
+  dstemr_("V", "A", &n, d.data(), e.data(), &vzero, &vzero, &zero, &zero, &m, w.data(), z.data(), &n, &n,
+          isuppz.data(), &tryrac, &q, &lwork, &iq, &liwork, &info, 1, 1);
+  lwork = int(q);
+  liwork = iq;
+  Vec work(lwork);
+  std::vector<int> iwork(liwork);
+  Vec e1 = e;
+  const double ms = host_ms(0, [&] { d = d0, e1 = e, tryrac = 1; }, [&] {
+    dstemr_("V", "A", &n, d.data(), e1.data(), &vzero, &vzero, &zero, &zero, &m, w.data(), z.data(), &n,
+            &n, isuppz.data(), &tryrac, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  });
+  return info == 0 ? ms : -1;
+}
+
+}  // namespace
+
+void bench_stedc(cudaStream_t stream, bool quick) {
+  cublasHandle_t blas;
+  LIB_OK(cublasCreate(&blas), CUBLAS_STATUS_SUCCESS, "cuBLAS");
+  std::vector<int> sizes = {1024, 4096, 8192};
+  if (quick) sizes = {1024, 4096};
+  for (int n : sizes) {
+    std::mt19937_64 g(4000 + n);
+    std::uniform_real_distribution<double> u(-1, 1);
+    Vec d0(n), e0(n - 1);
+    for (auto &x : d0) x = u(g);
+    for (auto &x : e0) x = u(g);
+    double *dd, *de, *dz;
+    void *work;
+    CUDA_OK(cudaMalloc(&dd, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&de, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&dz, size_t(n) * n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&work, gpueig::gpu::stedc_device_bytes(n)));
+    int info = 0;
+    const double ours = device_ms(stream, 3, [&] {
+      CUDA_OK(cudaMemcpy(dd, d0.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(de, e0.data(), (n - 1) * sizeof(double), cudaMemcpyHostToDevice));
+    }, [&] {
+      if (!gpueig::gpu::stedc_device(blas, stream, n, dd, de, dz, n, work, &info) || info != 0) {
+        std::fprintf(stderr, "stedc_device failed (n = %d, info %d)\n", n, info);
+        std::exit(2);
+      }
+    });
+    Vec w(n), z(size_t(n) * n), wl;
+    CUDA_OK(cudaMemcpy(w.data(), dd, n * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(z.data(), dz, z.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    const double ratio = residual_ratio(d0, e0, w, z, n);
+    const double stedc = lapack_stedc_ms(d0, e0, n, &wl), stemr = lapack_stemr_ms(d0, e0, n);
+    double dist = 0;
+    for (int i = 0; i < n; ++i) dist = std::max(dist, std::fabs(w[i] - wl[i]));
+    std::printf("stedc n=%d: device %.2f ms (residual ratio %.2f, max |w - dstedc's w| %.2e); LAPACK "
+                "dstedc %.2f ms, dstemr %.2f ms (CPU)\n", n, ours, ratio, dist, stedc, stemr);
+    g_rows.push_back({"stedc", "random tridiagonal, all eigenpairs", "device", n, "gpu", ours,
+                      "LAPACK dstedc (CPU)", stedc, ratio, 0, 0});
+    g_rows.push_back({"stedc", "random tridiagonal, all eigenpairs", "device", n, "gpu", ours,
+                      "LAPACK dstemr (CPU)", stemr, ratio, 0, 0});
+    cudaFree(dd), cudaFree(de), cudaFree(dz), cudaFree(work);
+  }
+  cublasDestroy(blas);
+}
+
+}  // namespace bench

@@ -1,0 +1,211 @@
+// gpu_syevd's GPU half with host pointers (Device::syevd): the triangle UPLO goes up and is
+// mirrored (cuda/sytrd_host.cu's steps), scaled by a power of two where DSYEVD scales A, reduced
+// to T = Q^T A Q by the two-stage Givens method with Q formed, and then
+//   JOBZ 'N': T's eigenvalues by bisection (gpu_stebz's GPU path, on the host's copy of T);
+//   JOBZ 'V': T = Z L Z^T by divide and conquer on the device (cuda/stedc.cu), the pairs
+//             certified there (LAPACK's two test ratios, below), A's eigenvectors Q Z by a
+//             cuBLAS product, downloaded into A.
+// Anything that fails a check is `unsafe`: the CPU recomputes it with DSYEVD.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <vector>
+
+#include "context.hpp"
+#include "cublas_loader.hpp"
+#include "device_util.hpp"
+#include "hardware.hpp"
+#include "scaling.hpp"
+#include "staging.hpp"
+#include "stedc.hpp"
+#include "sytrd.hpp"
+#include "workspace.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr size_t kD = sizeof(double);
+constexpr int kThreads = 256;
+// T's eigenpairs are returned only with both of LAPACK's test ratios (DSTT21-like residual, DORT01
+// orthogonality) within its threshold; the divide and conquer reaches about 1.
+constexpr double kCertifyRatio = 30.0;
+constexpr double kUlp = DBL_EPSILON;  // DLAMCH('P')
+
+__global__ void scale_kernel(double *a, int64_t lda, int64_t n, double sigma) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * n;
+       idx += int64_t(gridDim.x) * blockDim.x)
+    a[idx % n + idx / n * lda] *= sigma;
+}
+
+// The largest of non-negative doubles (their bit patterns order as they do); NaN wins.
+__device__ inline void atomic_max_nonneg(double *at, double v) {
+  if (isnan(v)) v = INFINITY;
+  atomicMax(reinterpret_cast<unsigned long long *>(at), static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+
+__device__ inline double block_sum(double v) {
+  __shared__ double part[kThreads / 32];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = 0;
+  if (threadIdx.x == 0)
+    for (int w = 0; w < kThreads / 32; ++w) v += part[w];
+  return v;
+}
+
+// A block per column j: ratio[0] = max_j ||T z_j - lambda_j z_j||_1, T = tridiag(e, d, e).
+__global__ void __launch_bounds__(kThreads) residual_kernel(const double *d, const double *e, const double *lam,
+                                                            const double *z, int64_t ldz, int64_t n,
+                                                            double *ratio) {
+  const int64_t j = blockIdx.x;
+  const double *x = z + j * ldz;
+  double s = 0;
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    double t = (d[i] - lam[j]) * x[i];
+    if (i > 0) t += e[i - 1] * x[i - 1];
+    if (i + 1 < n) t += e[i] * x[i + 1];
+    s += fabs(t);
+  }
+  s = block_sum(s);
+  if (threadIdx.x == 0) atomic_max_nonneg(ratio, s);
+}
+
+// A block per column j of G = Z^T Z: ratio[1] = max_j sum_i |G(i, j) - delta_ij|.
+__global__ void __launch_bounds__(kThreads) orthogonality_kernel(const double *g, int64_t ldg, int64_t n,
+                                                                 double *ratio) {
+  const int64_t j = blockIdx.x;
+  double s = 0;
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) s += fabs(g[i + j * ldg] - (i == j ? 1.0 : 0.0));
+  s = block_sum(s);
+  if (threadIdx.x == 0) atomic_max_nonneg(ratio + 1, s);
+}
+
+unsigned grid_for(int64_t count) {
+  return static_cast<unsigned>(std::min<int64_t>(8192, std::max<int64_t>(1, (count + kThreads - 1) / kThreads)));
+}
+
+// DSYEVD's scaling of A: into [RMIN, RMAX] (sqrt(SMLNUM), sqrt(BIGNUM), SMLNUM = SAFMIN / EPS),
+// by a power of two (exact); 1 where A is there already.
+double dsyevd_scale(double amax) {
+  const double smlnum = DBL_MIN / scaling::kPrecision;
+  return scaling::power_of_two_into(amax, std::sqrt(smlnum), std::sqrt(1 / smlnum));
+}
+
+Status cublas_status(cublasStatus_t r) {
+  return r == CUBLAS_STATUS_SUCCESS ? Status::success() : Status::fail(Status::device_error, "cublasDgemm failed");
+}
+
+// JOBZ 'N': T's eigenvalues (host d, e) by bisection on the GPU into w (unscaled by sigma).
+Status eigenvalues_only(int64_t n, const double *d, const double *e, double sigma, double *w) {
+  std::vector<double> vals(n);
+  std::vector<int> iblock(n), isplit(n);
+  int m = 0, nsplit = 0, info = 0;
+  Status s = gpu::stebz('A', 'E', int(n), 0, 0, 0, 0, 0.0, d, e, &m, &nsplit, vals.data(),
+                        iblock.data(), isplit.data(), &info);
+  if (!s) return s;
+  if (info != 0 || m != n) return Status::fail(Status::unsafe, "bisection did not find every eigenvalue");
+  for (int64_t i = 0; i < n; ++i) w[i] = vals[i] / sigma;
+  return Status::success();
+}
+
+}  // namespace
+
+Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) {
+  const bool wantz = jobz == 'V';
+  if (wantz && n > 65535) return Status::fail(Status::unavailable, "syevd: n > 65535");
+  DeviceScope scope;
+  Context *ctx = nullptr;
+  Status s = enter(scope, ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  cublasHandle_t blas = nullptr;
+  if (wantz && !(s = ctx->blas(&blas))) return s;
+
+  const SytrdZ zmode = wantz ? SytrdZ::form : SytrdZ::none;
+  const size_t nn = size_t(n) * size_t(n);
+  WorkspacePlan plan;
+  const size_t o_a = plan.add_array<double>(nn);
+  const size_t o_q = wantz ? plan.add_array<double>(nn) : 0, o_z = wantz ? plan.add_array<double>(nn) : 0;
+  const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
+  const size_t o_t = plan.add_array<double>(2 * n), o_ratio = plan.add_array<double>(2);
+  const size_t o_flag = plan.add_array<int>(1);
+  const size_t o_inv = plan.add_array<SimilarityInvariants>(1);
+  const size_t o_work = plan.add(std::max(sytrd_two_stage_bytes(n, zmode), wantz ? stedc_device_bytes(n) : 0));
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *da = buf.at<double>(o_a), *dq = wantz ? buf.at<double>(o_q) : nullptr;
+  double *dz = wantz ? buf.at<double>(o_z) : nullptr, *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e);
+  double *dt = buf.at<double>(o_t), *ratio = buf.at<double>(o_ratio);
+  int *flag = buf.at<int>(o_flag);
+  auto *dinv = buf.at<SimilarityInvariants>(o_inv);
+  void *dwork = buf.at<char>(o_work);
+
+  // A up, checked, and scaled where DSYEVD would scale it (its invariants then measured again).
+  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, da, flag, dinv))) return s;
+  SimilarityInvariants inv{};
+  if (!(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "syevd")))
+    return s;
+  const double sigma = dsyevd_scale(inv.amax);
+  if (sigma != 1) {
+    scale_kernel<<<grid_for(n * n), kThreads, 0, st>>>(da, n, n, sigma);
+    if (!(s = check_launch("syevd scale_kernel")) || !(s = similarity_invariants(st, da, n, n, dinv))) return s;
+  }
+
+  // T = Q^T A Q, T checked; the host's copy of T in hd, he.
+  std::vector<double> hd(n), he(std::max<int64_t>(1, n - 1));
+  if (wantz && !(s = set_identity(st, dq, n, n))) return s;
+  if (!(s = sytrd_two_stage(st, n, da, n, dd, de, dq, n, zmode, dwork)) ||
+      !(s = check_reduction(*ctx, n, dd, de, dq, flag, dinv, hd.data(), he.data())))
+    return s;
+  if (!wantz) return eigenvalues_only(n, hd.data(), he.data(), sigma, w);
+
+  // T's eigenpairs: d := L, dz := Z (T's copy kept in dt for the residual).
+  if (!(s = check(cudaMemcpyAsync(dt, dd, n * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+      (n > 1 && !(s = check(cudaMemcpyAsync(dt + n, de, (n - 1) * kD, cudaMemcpyDeviceToDevice, st),
+                            "cudaMemcpyAsync"))))
+    return s;
+  int info = 0;
+  if (!(s = stedc_device(blas, st, n, dd, de, dz, n, dwork, &info))) return s;
+  if (info != 0) return Status::fail(Status::unsafe, "divide and conquer did not converge: recomputed by LAPACK");
+
+  // Certified: ||T Z - Z L|| / (n ||T|| ulp) and ||Z^T Z - I|| / (n ulp) within the threshold
+  // (Z^T Z formed in da, free since the reduction).
+  const CublasApi *api = cublas_api(nullptr);
+  const double one = 1, zero = 0;
+  if (!(s = check(cudaMemsetAsync(ratio, 0, 2 * kD, st), "cudaMemsetAsync"))) return s;
+  residual_kernel<<<unsigned(n), kThreads, 0, st>>>(dt, dt + n, dd, dz, n, n, ratio);
+  if (!(s = check_launch("syevd residual_kernel")) ||
+      !(s = cublas_status(api->dgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(n), int(n), &one, dz,
+                                     int(n), dz, int(n), &zero, da, int(n)))))
+    return s;
+  orthogonality_kernel<<<unsigned(n), kThreads, 0, st>>>(da, n, n, ratio);
+  if (!(s = check_launch("syevd orthogonality_kernel"))) return s;
+  double r[2] = {0, 0};
+  if (!(s = check(cudaMemcpyAsync(r, ratio, sizeof r, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "syevd")))
+    return s;
+  double tnorm = 0;
+  for (int64_t i = 0; i < n; ++i)
+    tnorm = std::max(tnorm, std::fabs(hd[i]) + (i > 0 ? std::fabs(he[i - 1]) : 0) + (i + 1 < n ? std::fabs(he[i]) : 0));
+  const double res = r[0] == 0 ? 0 : r[0] / (double(n) * (tnorm > 0 ? tnorm : 1) * kUlp);
+  const double orth = r[1] / (double(n) * kUlp);
+  if (!(res <= kCertifyRatio && orth <= kCertifyRatio))
+    return Status::fail(Status::unsafe, "T's eigenpairs failed their check: recomputed by LAPACK");
+
+  // A's eigenvectors Q Z into da, then both results down (w unscaled).
+  if (!(s = cublas_status(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, dq, int(n),
+                                     dz, int(n), &zero, da, int(n)))))
+    return s;
+  std::vector<double> vals(n);
+  if (!(s = download(*ctx, vals.data(), n * kD, dd, n * kD, n * kD, 1))) return s;
+  // A is the input too: once part of it is overwritten, nothing can be recomputed.
+  bool wrote = false;
+  if (!(s = download(*ctx, a, lda * kD, da, n * kD, n * kD, n, nullptr, &wrote)))
+    return wrote ? Status::fail(Status::output_lost, s.reason) : s;
+  for (int64_t i = 0; i < n; ++i) w[i] = vals[i] / sigma;
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
