@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "ratios.hpp"
 #include "stedc.hpp"
 
 extern "C" {
@@ -26,25 +27,6 @@ namespace bench {
 namespace {
 
 using Vec = std::vector<double>;
-
-// max_j ||T z_j - w_j z_j||_1 / (n ||T||_1 ulp): LAPACK's residual ratio (threshold 30).
-double residual_ratio(const Vec &d, const Vec &e, const Vec &w, const Vec &z, int n) {
-  double tn = 0, worst = 0;
-  for (int i = 0; i < n; ++i)
-    tn = std::max(tn, std::fabs(d[i]) + (i > 0 ? std::fabs(e[i - 1]) : 0) + (i + 1 < n ? std::fabs(e[i]) : 0));
-  for (int j = 0; j < n; ++j) {
-    const double *x = z.data() + size_t(j) * n;
-    double s = 0;
-    for (int i = 0; i < n; ++i) {
-      double t = (d[i] - w[j]) * x[i];
-      if (i > 0) t += e[i - 1] * x[i - 1];
-      if (i + 1 < n) t += e[i] * x[i + 1];
-      s += std::fabs(t);
-    }
-    worst = std::max(worst, s);
-  }
-  return worst / (n * tn * 0x1p-52);
-}
 
 double lapack_stedc_ms(const Vec &d0, const Vec &e0, int n, Vec *w) {
   Vec d = d0, e = e0, z(size_t(n) * n);
@@ -114,7 +96,7 @@ void bench_stedc(cudaStream_t stream, bool quick) {
     Vec w(n), z(size_t(n) * n), wl;
     CUDA_OK(cudaMemcpy(w.data(), dd, n * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(z.data(), dz, z.size() * sizeof(double), cudaMemcpyDeviceToHost));
-    const double ratio = residual_ratio(d0, e0, w, z, n);
+    const double ratio = ratios::tridiagonal_residual(n, d0.data(), e0.data(), n, w.data(), z.data(), n);
     const double stedc = lapack_stedc_ms(d0, e0, n, &wl), stemr = lapack_stemr_ms(d0, e0, n);
     double dist = 0;
     for (int i = 0; i < n; ++i) dist = std::max(dist, std::fabs(w[i] - wl[i]));

@@ -19,6 +19,7 @@
 #include "context.hpp"
 #include "cublas_loader.hpp"
 #include "stedc_phases.hpp"
+#include "warp.cuh"
 #include "workspace_plan.hpp"
 
 namespace gpueig::gpu {
@@ -29,20 +30,6 @@ constexpr unsigned kFull = 0xffffffffu;
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 
-// A warp as a team of the phases: lane-strided loops; sums and products combined by a tree and
-// broadcast from lane 0, so that every lane holds the same bits and takes the same branches.
-struct WarpTeam {
-  __device__ int lane() const { return threadIdx.x % 32; }
-  __device__ int width() const { return 32; }
-  __device__ double sum(double x) const {
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(kFull, x, o);
-    return __shfl_sync(kFull, x, 0);
-  }
-  __device__ double prod(double x) const {
-    for (int o = 16; o > 0; o >>= 1) x *= __shfl_down_sync(kFull, x, o);
-    return __shfl_sync(kFull, x, 0);
-  }
-};
 
 struct Layout {
   size_t d, e, scale, zz, dlam, w, zhat, lam, vals, rho, rot_cs, delta, g, out;

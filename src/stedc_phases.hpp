@@ -46,16 +46,8 @@ constexpr int kQlSweeps = 30;
 constexpr int kSecularIterations = 1200;
 
 // The tasks of leaf_ql (its rows), secular_root, loewner_z and rank1_vector (sums and products
-// over the k poles) are shared by a team: member `lane` of `width` takes j = lane, lane + width,
-// ...; sum and prod combine the members' parts and give every member the same value (so that
-// all of them take the same branches). On the host a team of one; on the GPU a warp
-// (cuda/stedc.cu).
-struct SerialTeam {
-  GPUEIG_HD int lane() const { return 0; }
-  GPUEIG_HD int width() const { return 1; }
-  GPUEIG_HD double sum(double x) const { return x; }
-  GPUEIG_HD double prod(double x) const { return x; }
-};
+// over the k poles) are shared by a team (host_device.hpp): one on the host, a warp on the GPU.
+using gpueig::SerialTeam;
 
 // ------------------------------------------------------------------------------------------
 // leaf_ql: eigenvalues and eigenvectors of the m x m symmetric tridiagonal (d, e) (e[i] couples

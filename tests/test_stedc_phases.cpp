@@ -39,51 +39,19 @@ void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, const d
 double tnorm1(const std::vector<double> &d, const std::vector<double> &e) {
   const size_t n = d.size();
   double worst = 0;
-  for (size_t j = 0; j < n; ++j) {
-    double col = std::fabs(d[j]);
-    if (j > 0) col += std::fabs(e[j - 1]);
-    if (j + 1 < n) col += std::fabs(e[j]);
-    worst = std::max(worst, col);
-  }
+  for (size_t j = 0; j < n; ++j)
+    worst = std::max(worst, std::fabs(d[j]) + (j > 0 ? std::fabs(e[j - 1]) : 0) + (j + 1 < n ? std::fabs(e[j]) : 0));
   return worst;
 }
 
-// ||T Z - Z diag(w)||_1 / (n ||T||_1 ulp).
 double residual(const std::vector<double> &d, const std::vector<double> &e,
                 const std::vector<double> &w, const std::vector<double> &z, int64_t ldz) {
-  const int64_t n = static_cast<int64_t>(d.size());
-  const double tn = tnorm1(d, e);
-  double worst = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    const double *x = z.data() + j * ldz;
-    double col = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      double t = d[i] * x[i] - w[j] * x[i];
-      if (i > 0) t += e[i - 1] * x[i - 1];
-      if (i + 1 < n) t += e[i] * x[i + 1];
-      col += std::fabs(t);
-    }
-    worst = std::max(worst, col);
-    if (std::isnan(col)) return NAN;
-  }
-  if (worst == 0) return 0;
-  return worst / (std::max<int64_t>(1, n) * (tn > 0 ? tn : 1) * ratios::kUlp);
+  return ratios::tridiagonal_residual(int64_t(d.size()), d.data(), e.data(), int64_t(d.size()), w.data(),
+                                      z.data(), ldz);
 }
 
-// ||Z^T Z - I||_1 / (n ulp), the product by BLAS (the sizes here make the plain loop slow).
 double orthogonality(int64_t n, const std::vector<double> &z, int64_t ldz) {
-  std::vector<double> g(n * n);
-  const int ni = static_cast<int>(n), lz = static_cast<int>(ldz);
-  const double one = 1, zero = 0;
-  dgemm_("T", "N", &ni, &ni, &ni, &one, z.data(), &lz, z.data(), &lz, &zero, g.data(), &ni, 1, 1);
-  double worst = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    double col = 0;
-    for (int64_t i = 0; i < n; ++i) col += std::fabs(g[i + j * n] - (i == j ? 1.0 : 0.0));
-    if (std::isnan(col)) return NAN;
-    worst = std::max(worst, col);
-  }
-  return worst / (std::max<int64_t>(1, n) * ratios::kUlp);
+  return ratios::orthogonality_blas(n, n, z.data(), ldz);
 }
 
 struct Result {

@@ -132,6 +132,41 @@ double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq) {
   return worst / (static_cast<double>(std::max<int64_t>(1, n)) * kUlp);
 }
 
+double orthogonality_blas(int64_t n, int64_t k, const double *q, int64_t ldq) {
+  if (n == 0 || k == 0) return 0;
+  Mat g(size_t(k) * size_t(k));
+  const int ni = static_cast<int>(n), ki = static_cast<int>(k), lq = static_cast<int>(ldq);
+  const double one = 1, zero = 0;
+  dgemm_("T", "N", &ki, &ki, &ni, &one, q, &lq, q, &lq, &zero, g.data(), &ki, 1, 1);
+  double worst = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    double col = 0;
+    for (int64_t i = 0; i < k; ++i) col += std::fabs(g[i + j * k] - (i == j ? 1.0 : 0.0));
+    worst = worst_of(worst, col);
+  }
+  return worst / (static_cast<double>(n) * kUlp);
+}
+
+double tridiagonal_residual(int64_t n, const double *d, const double *e, int64_t k,
+                            const double *w, const double *z, int64_t ldz) {
+  double tn = 0, worst = 0;
+  for (int64_t i = 0; i < n; ++i)
+    tn = std::max(tn, std::fabs(d[i]) + (i > 0 ? std::fabs(e[i - 1]) : 0) + (i + 1 < n ? std::fabs(e[i]) : 0));
+  for (int64_t j = 0; j < k; ++j) {
+    const double *x = z + j * ldz;
+    double col = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double t = (d[i] - w[j]) * x[i];
+      if (i > 0) t += e[i - 1] * x[i - 1];
+      if (i + 1 < n) t += e[i] * x[i + 1];
+      col += std::fabs(t);
+    }
+    worst = worst_of(worst, col);
+  }
+  if (worst == 0) return 0;
+  return worst / (static_cast<double>(std::max<int64_t>(1, n)) * (tn > 0 ? tn : 1) * kUlp);
+}
+
 double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,
                            double tnorm) {
   if (x.size() != y.size()) return INFINITY;

@@ -34,6 +34,14 @@ double tridiagonal_similarity(int64_t n, const double *a, int64_t lda, const dou
 // dort01: ||I - Q^T Q||_1 / (n ulp) for the n x k matrix q.
 double orthogonality(int64_t n, int64_t k, const double *q, int64_t ldq);
 
+// The same by one BLAS product Q^T Q (for the large sizes where the loop is slow).
+double orthogonality_blas(int64_t n, int64_t k, const double *q, int64_t ldq);
+
+// max_j ||T z_j - w_j z_j||_1 / (n ||T||_1 ulp) for k vectors z (ldz) of T = tridiag(e, d, e)
+// (dstt21's residual for eigenpairs of a tridiagonal).
+double tridiagonal_residual(int64_t n, const double *d, const double *e, int64_t k,
+                            const double *w, const double *z, int64_t ldz);
+
 // max |x_i - y_i| / (n ||T|| ulp) over two equally long eigenvalue lists of an order-n matrix
 // (infinite when the lengths differ).
 double eigenvalue_distance(const std::vector<double> &x, const std::vector<double> &y, int64_t n,

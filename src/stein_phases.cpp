@@ -1,0 +1,123 @@
+// The host run of gpu_stein's GPU method (src/stein_phases.hpp): the clusters, then every
+// cluster's vectors (a team per cluster on the GPU, one after another here).
+#include "stein_phases.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+namespace gpueig::stein_phases {
+
+std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, const double *w,
+                              const int *iblock, const int *isplit) {
+  std::vector<Cluster> out;
+  int block = 0;
+  int64_t begin = 0, len = 0;
+  double onenrm = 0;
+  for (int j = 0; j < m; ++j) {
+    if (iblock[j] != block) {  // a new block: its rows and DSTEIN's ONENRM
+      block = iblock[j];
+      begin = block == 1 ? 0 : isplit[block - 2];
+      len = isplit[block - 1] - begin;
+      onenrm = 0;
+      for (int64_t i = begin; i < begin + len; ++i) {
+        double r = std::fabs(d[i]);
+        if (i > begin) r += std::fabs(e[i - 1]);
+        if (i + 1 < begin + len) r += std::fabs(e[i]);
+        onenrm = std::max(onenrm, r);
+      }
+      out.push_back({begin, len, j, 1, onenrm});
+      continue;
+    }
+    if (std::fabs(w[j] - w[j - 1]) > kOrtol * onenrm)
+      out.push_back({begin, len, j, 1, onenrm});
+    else
+      ++out.back().count;
+  }
+  (void)n;
+  return out;
+}
+
+namespace {
+
+// A large cluster's vectors from its block's divide and conquer. The cluster's eigenvalues are
+// consecutive ones of the block's spectrum (DSTEBZ's, for any RANGE): they are matched to the
+// run of the block's eigenvalues nearest to them as a whole (by rank, not one by one: inside a
+// cluster two eigenvalues can be closer than either method's error). False when the divide and
+// conquer failed or no run is within a tolerance of W (W not from DSTEBZ): the caller iterates
+// instead.
+bool from_divide_and_conquer(const Cluster &c, const double *d, const double *e, const double *w,
+                             double *z, int64_t ldz, stedc_phases::Gemm gemm, int64_t &cached,
+                             std::vector<double> &vals, std::vector<double> &vecs) {
+  if (cached != c.begin) {
+    vals.assign(d + c.begin, d + c.begin + c.len);
+    vecs.assign(size_t(c.len) * c.len, 0.0);
+    cached = -1;
+    if (stedc_phases::solve(c.len, vals.data(), e + c.begin, vecs.data(), c.len, gemm) != 0) return false;
+    cached = c.begin;
+  }
+  if (c.count > c.len) return false;
+  // The run starting near the eigenvalue nearest to the cluster's first.
+  const double *wc = w + c.first;
+  const int64_t nearest = std::lower_bound(vals.begin(), vals.end(), wc[0]) - vals.begin();
+  int64_t best = -1;
+  double best_sum = INFINITY;
+  for (int64_t i0 = std::max<int64_t>(0, nearest - kLargeCluster);
+       i0 <= std::min<int64_t>(c.len - c.count, nearest + kLargeCluster); ++i0) {
+    double s = 0;
+    for (int k = 0; k < c.count && s < best_sum; ++k) s += std::fabs(vals[i0 + k] - wc[k]);
+    if (s < best_sum) best_sum = s, best = i0;
+  }
+  if (best < 0) return false;
+  // Both methods find every eigenvalue to a few ulps of ||T||: a run farther off is not W's.
+  const double tol = 1e3 * kPrecision * c.onenrm * double(c.len);
+  for (int k = 0; k < c.count; ++k)
+    if (!(std::fabs(vals[best + k] - wc[k]) <= tol)) return false;
+  for (int k = 0; k < c.count; ++k)
+    std::copy_n(vecs.data() + (best + k) * c.len, c.len, z + c.begin + int64_t(c.first + k) * ldz);
+  return true;
+}
+
+}  // namespace
+
+int solve(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+          const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm) {
+  try {
+    for (int j = 0; j < m; ++j) std::fill_n(z + int64_t(j) * ldz, n, 0.0);
+    std::fill_n(ifail, m, 0);
+    const std::vector<Cluster> cl = clusters(n, d, e, m, w, iblock, isplit);
+    std::vector<double> u0(n), u1(n), u2(n), l(n), y(n), vals, vecs;
+    std::vector<unsigned char> swapped(n);
+    const Lu f{u0.data(), u1.data(), u2.data(), l.data(), swapped.data()};
+    int64_t cached = -1;
+    int info = 0;
+    for (const Cluster &c : cl) {
+      if (c.len == 1) {
+        for (int k = 0; k < c.count; ++k) z[c.begin + int64_t(c.first + k) * ldz] = 1;
+        continue;
+      }
+      if (c.count > kLargeCluster &&
+          from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs))
+        continue;
+      double xjm = 0;
+      for (int k = 0; k < c.count; ++k) {
+        const int j = c.first + k;
+        double x = w[j];
+        // DSTEIN's perturbation of equal (or nearly equal) eigenvalues apart
+        if (k > 0 && x - xjm < 10 * std::fabs(kPrecision * x)) x = xjm + 10 * std::fabs(kPrecision * x);
+        const bool ok = inverse_iteration(c.len, d + c.begin, e + c.begin, c.onenrm, x, uint64_t(j),
+                                          z + c.begin + int64_t(c.first) * ldz, ldz, k, f, y.data(),
+                                          SerialTeam{});
+        std::copy_n(y.data(), c.len, z + c.begin + int64_t(j) * ldz);
+        if (!ok) ifail[info++] = j + 1;
+        xjm = x;
+      }
+    }
+    return info;
+  } catch (const std::bad_alloc &) {
+    return -2;
+  }
+}
+
+}  // namespace gpueig::stein_phases
