@@ -24,6 +24,10 @@ class Hardware final : public Device {
                double *q, int64_t ldq) override {
     return gpu::sytrd(vect, uplo, n, a, lda, d, e, q, ldq);
   }
+  Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+               const int *isplit, double *z, int ldz, int *ifail, int *info) override {
+    return gpu::stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail, info);
+  }
   Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) override {
     return gpu::syevd(jobz, uplo, n, a, lda, w);
   }

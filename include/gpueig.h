@@ -234,7 +234,11 @@ GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, do
  * 10 IFAIL  [out] (M) IFAIL(1..INFO): the indices of the eigenvectors that failed to converge
  *           (zero elsewhere), as DSTEIN.
  * INFO = 0, -i, or i > 0: i eigenvectors failed to converge in DSTEIN's 5 iterations.
- * Runs DSTEIN on the CPU at every size (no GPU method yet). Deviations, each an illegal value
+ * GPU method: DSTEIN's clusters (eigenvalues closer than 1e-3 ||T_block||_1 chained), a warp per
+ * cluster running DSTEIN's inverse iteration with Gram-Schmidt inside the cluster; a cluster of
+ * more than 64 eigenvalues takes its vectors from its block's divide and conquer (as
+ * gpu_syevd's), orthogonal whatever its size. auto keeps every size on the CPU (DSTEIN) until
+ * the GPU method has been timed (gpueig_backend_reason says so). Deviations, each an illegal value
  * DSTEIN would read past its arrays with or compute NaN from: a NaN or infinite entry of D (-2),
  * E (-3) or W (-5); an IBLOCK(j) outside 1..N (-6); ISPLIT(1..IBLOCK(M)) not increasing within
  * 1..N (-7). On an illegal argument nothing is written (DSTEIN zeroes IFAIL first).

@@ -29,7 +29,7 @@ const RoutineInfo kRoutines[] = {
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
     {"gesv", true, tuning::kCrossoverGesv, "n"},
     {"getrs", true, tuning::kCrossoverGetrs, "n"},
-    {"stein", false, 0, "n"},
+    {"stein", true, tuning::kCrossoverStein, "n"},
     {"syevd", true, tuning::kCrossoverSyevd, "n"},
 };
 

@@ -16,6 +16,7 @@
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "stedc_phases.hpp"
+#include "stein_phases.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -135,6 +136,22 @@ class Fake final : public Device {
     std::copy(dd.begin(), dd.end(), d);
     std::copy(ee.begin(), ee.begin() + (n - 1), e);
     if (wantz) copy_columns(n, n, qq.data(), n, q, ldq);
+    return Status::success();
+  }
+
+  // The device's method on the host (src/stein_phases.hpp).
+  Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+               const int *isplit, double *z, int ldz, int *ifail, int *info) override {
+    Status s = start(true);
+    if (!s) return s;
+    std::vector<double> zz(size_t(n) * m);
+    std::vector<int> ff(m);
+    const int r = stein_phases::solve(n, d, e, m, w, iblock, isplit, zz.data(), n, ff.data(), cpu::gemm);
+    if (r < 0) return Status::fail(Status::device_error, "fake device: out of memory");
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    copy_columns(n, m, zz.data(), n, z, ldz);
+    std::copy(ff.begin(), ff.end(), ifail);
+    *info = r;
     return Status::success();
   }
 

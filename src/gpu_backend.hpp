@@ -98,6 +98,13 @@ class Device {
                        double abstol, const double *d, const double *e, int *m, int *nsplit,
                        double *w, int *iblock, int *isplit, int *info) = 0;
 
+  // DSTEIN (arguments already checked, n, m >= 1, T and W scaled as gpu_stein scales them, W
+  // ascending within each block): Z (ldz, m columns), IFAIL and *info (the count of vectors that
+  // did not converge) as DSTEIN's, written only on ok.
+  virtual Status stein(int n, const double *d, const double *e, int m, const double *w,
+                       const int *iblock, const int *isplit, double *z, int ldz, int *ifail,
+                       int *info) = 0;
+
   // DSYEVD (arguments already checked, n >= 1; jobz 'N' or 'V' and uplo 'U' or 'L', upper case):
   // w (n) the eigenvalues, ascending, and for 'V' A's columns the orthonormal eigenvectors
   // (A (lda), triangle uplo, is read; for 'N' left as it was). Written only on ok (A partly on

@@ -6,6 +6,7 @@
 //   dsterf_                           -> gpu_stebz (all eigenvalues)
 //   dsyev_, dsyevd_ JOBZ='N'          -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf)
 //   dsyev_, dsyevd_ JOBZ='V'          -> gpu_syevd
+//   dstein_                           -> gpu_stein
 // each under four names: the plain LP64 one, SciPy's wheels' scipy_ prefix, and the ILP64 names
 // with the 64_ suffix (NumPy's wheels: scipy_dgesv_64_), see "Name families" below.
 //
@@ -290,8 +291,8 @@ Verdict serve_it() { return {true}; }
 Verdict forward_because(const char *why) { return {false, why}; }
 
 // libgpueig's routines behind the served names.
-enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, syevd, count };
-constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd", "syevd"};
+enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, syevd, stein, count };
+constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd", "syevd", "stein"};
 
 // The smallest size at which libgpueig would run `r` on the GPU (INT64_MAX: at none), asked of
 // gpueig_backend_for once per routine and kept, so that deciding is one comparison: a forwarded
@@ -300,7 +301,7 @@ constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", 
 // environment. (A device lost later still sends a call above the size to libgpueig, whose own
 // dispatch then runs it on the CPU.)
 int64_t first_served_size(Lib r) {
-  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1, -1};
+  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1, -1, -1};
   std::atomic<int64_t> &c = cached[static_cast<int>(r)];
   int64_t from = c.load(std::memory_order_relaxed);
   if (from >= 0) return from;
@@ -769,6 +770,37 @@ void shim_dstebz(const void *caller, const char *range, const char *order, const
 }
 
 template <class V, class Int = typename V::Int>
+void shim_dstein(const void *caller, const Int *n, const double *d, const double *e, const Int *m,
+                 const double *w, const Int *iblock, const Int *isplit, double *z, const Int *ldz,
+                 double *work, Int *iwork, Int *ifail, Int *info) {
+  using Fn = void (*)(const Int *, const double *, const double *, const Int *, const double *,
+                      const Int *, const Int *, double *, const Int *, double *, Int *, Int *, Int *);
+  static const Fn real = lookup<Fn, V>("dstein", caller);
+  if (t_depth == 0 && served([&] {
+        const auto name = [] { return name_of<V>("dstein"); };
+        const auto what = [&] { return dims({{"n", *n}, {"m", *m}}); };
+        const Verdict v =
+            fits_int(*n, *m, *ldz) ? decide(Lib::stein, *n) : forward_because(kTooWide);
+        if (!v.serve) {
+          log_forwarded(name, what, v);
+          return false;
+        }
+        const int64_t mm = *m > 0 ? *m : 0, nn = *n > 0 ? *n : 0;
+        IntArray<Int> blocks(const_cast<Int *>(iblock), mm, true);
+        IntArray<Int> splits(const_cast<Int *>(isplit), nn, true), fails(ifail, mm, false);
+        // (an argument gpu_stein rejects, NaN entries included, goes to DSTEIN as it was)
+        const int r = gpu_stein(int(*n), d, e, int(*m), w, blocks.data(), splits.data(), z,
+                                int(*ldz), fails.data());
+        if (outcome_of(name, r, what) != Outcome::done) return false;
+        if (r >= 0) fails.store(mm);
+        *info = r;
+        return true;
+      }))
+    return;
+  FORWARD_OR_FAIL(n, d, e, m, w, iblock, isplit, z, ldz, work, iwork, ifail, info);
+}
+
+template <class V, class Int = typename V::Int>
 void shim_dsterf(const void *caller, const Int *n, double *d, double *e, Int *info) {
   using Fn = void (*)(const Int *, double *, double *, Int *);
   static const Fn real = lookup<Fn, V>("dsterf", caller);
@@ -953,6 +985,9 @@ void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const I
       I *nsplit, double *w, I *iblock, I *isplit, double *work, I *iwork, I *info, size_t lrange, \
       size_t lorder
 #define DSTERF_PARAMS(I) const I *n, double *d, double *e, I *info
+#define DSTEIN_PARAMS(I)                                                                      \
+  const I *n, const double *d, const double *e, const I *m, const double *w, const I *iblock, \
+      const I *isplit, double *z, const I *ldz, double *work, I *iwork, I *ifail, I *info
 #define DSYEV_PARAMS(I)                                                               \
   const char *jobz, const char *uplo, const I *n, double *a, const I *lda, double *w, \
       double *work, const I *lwork, I *info, size_t ljobz, size_t luplo
@@ -969,6 +1004,7 @@ EXPORT(dstebz, DSTEBZ_PARAMS,
        (range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, work, iwork,
         info, lrange, lorder))
 EXPORT(dsterf, DSTERF_PARAMS, (n, d, e, info))
+EXPORT(dstein, DSTEIN_PARAMS, (n, d, e, m, w, iblock, isplit, z, ldz, work, iwork, ifail, info))
 EXPORT(dsyev, DSYEV_PARAMS, (jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo))
 EXPORT(dsyevd, DSYEVD_PARAMS,
        (jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo))

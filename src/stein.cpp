@@ -1,5 +1,5 @@
-// gpu_stein: argument checks and the CPU path (LAPACK DSTEIN). No GPU method yet (issue: the
-// eigenvectors on the GPU); the checks are the GPU method's too, so they are the whole contract.
+// gpu_stein: argument checks, dispatch and the CPU path (LAPACK DSTEIN). The GPU half is
+// cuda/stein.cu (the method of src/stein_phases.hpp); the checks are both paths' contract.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -94,7 +94,9 @@ extern "C" int gpu_stein(int n, const double *d, const double *e, int m, const d
       for (int64_t j = 0; j < m; ++j) ws[j] = w[j] * sigma;
       d = ds, e = es, w = ws;
     }
-    return run_on_cpu(call, Routine::stein, n,
-                      [&] { return cpu::stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail); });
+    return run_dispatched(
+        call, Routine::stein, n,
+        [&](int &info) { return gpu::device().stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail, &info); },
+        [&] { return cpu::stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail); });
   });
 }

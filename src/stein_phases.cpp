@@ -39,6 +39,26 @@ std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, co
   return out;
 }
 
+int64_t match_run(const std::vector<double> &vals, const double *wc, const Cluster &c) {
+  if (c.count > c.len) return -1;
+  // The run starting near the eigenvalue nearest to the cluster's first.
+  const int64_t nearest = std::lower_bound(vals.begin(), vals.end(), wc[0]) - vals.begin();
+  int64_t best = -1;
+  double best_sum = INFINITY;
+  for (int64_t i0 = std::max<int64_t>(0, nearest - kLargeCluster);
+       i0 <= std::min<int64_t>(c.len - c.count, nearest + kLargeCluster); ++i0) {
+    double s = 0;
+    for (int k = 0; k < c.count && s < best_sum; ++k) s += std::fabs(vals[i0 + k] - wc[k]);
+    if (s < best_sum) best_sum = s, best = i0;
+  }
+  if (best < 0) return -1;
+  // Both methods find every eigenvalue to a few ulps of ||T||: a run farther off is not W's.
+  const double tol = 1e3 * kPrecision * c.onenrm * double(c.len);
+  for (int k = 0; k < c.count; ++k)
+    if (!(std::fabs(vals[best + k] - wc[k]) <= tol)) return -1;
+  return best;
+}
+
 namespace {
 
 // A large cluster's vectors from its block's divide and conquer. The cluster's eigenvalues are
@@ -57,23 +77,8 @@ bool from_divide_and_conquer(const Cluster &c, const double *d, const double *e,
     if (stedc_phases::solve(c.len, vals.data(), e + c.begin, vecs.data(), c.len, gemm) != 0) return false;
     cached = c.begin;
   }
-  if (c.count > c.len) return false;
-  // The run starting near the eigenvalue nearest to the cluster's first.
-  const double *wc = w + c.first;
-  const int64_t nearest = std::lower_bound(vals.begin(), vals.end(), wc[0]) - vals.begin();
-  int64_t best = -1;
-  double best_sum = INFINITY;
-  for (int64_t i0 = std::max<int64_t>(0, nearest - kLargeCluster);
-       i0 <= std::min<int64_t>(c.len - c.count, nearest + kLargeCluster); ++i0) {
-    double s = 0;
-    for (int k = 0; k < c.count && s < best_sum; ++k) s += std::fabs(vals[i0 + k] - wc[k]);
-    if (s < best_sum) best_sum = s, best = i0;
-  }
+  const int64_t best = match_run(vals, w + c.first, c);
   if (best < 0) return false;
-  // Both methods find every eigenvalue to a few ulps of ||T||: a run farther off is not W's.
-  const double tol = 1e3 * kPrecision * c.onenrm * double(c.len);
-  for (int k = 0; k < c.count; ++k)
-    if (!(std::fabs(vals[best + k] - wc[k]) <= tol)) return false;
   for (int k = 0; k < c.count; ++k)
     std::copy_n(vecs.data() + (best + k) * c.len, c.len, z + c.begin + int64_t(c.first + k) * ldz);
   return true;

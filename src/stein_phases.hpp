@@ -168,6 +168,12 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
   return converged;
 }
 
+// (host) Where a large cluster's eigenvalues wc[0 .. count) sit in its block's ascending spectrum
+// vals: they are consecutive ones of it (DSTEBZ's, for any RANGE), matched as a whole (by rank,
+// not one by one: inside a cluster two eigenvalues can be closer than either method's error) to
+// the run nearest to them. -1 when no run is within a few ulps of ||T|| (W not from DSTEBZ).
+int64_t match_run(const std::vector<double> &vals, const double *wc, const Cluster &c);
+
 // (host) DSTEIN's contract on T scaled as gpu_stein scales it: Z (ldz, m columns, zero outside
 // each vector's block), IFAIL, INFO (the number of vectors that did not converge); the block
 // products of the large clusters' divide and conquer by `gemm`. -2 when memory ran out.

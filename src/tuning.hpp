@@ -57,6 +57,9 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 // cuda/stedc.cu) has not been timed on a GPU yet, so auto keeps every size on the CPU until
 // gpueig_bench's sweep sets this; GPUEIG_BACKEND=gpu or GPUEIG_CROSSOVER_SYEVD sends calls there.
 constexpr int64_t kCrossoverSyevd = int64_t(1) << 40;
+// stein (DSTEIN's contract): the GPU method (cuda/stein.cu) has not been timed on a GPU yet
+// either: auto keeps it on the CPU until gpueig_bench measures it (GPUEIG_CROSSOVER_STEIN).
+constexpr int64_t kCrossoverStein = int64_t(1) << 40;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.

@@ -221,7 +221,37 @@ std::vector<Case> cases() {
                    },
                    [](const Outputs &g, const Outputs &c) { return g.rc == c.rc; }, false, false});
   }
+  // (the eigenvector routines at a smaller order: a call the fault misses runs whole, 1000 times)
+  const int nv = 40;
+  {  // stein: all eigenvectors of a random tridiagonal (its eigenvalues by dstebz, ORDER 'B')
+    const int n = nv;
+    const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 90);
+    int m = 0, nsplit = 0, info = 0;
+    const double zero = 0;
+    const int izero = 0;
+    Vec w(n), work(4 * n);
+    std::vector<int> iblock(n), isplit(n), iwork(3 * n);
+    dstebz_("A", "B", &n, &zero, &zero, &izero, &izero, &zero, t.d.data(), t.e.data(), &m, &nsplit,
+            w.data(), iblock.data(), isplit.data(), work.data(), iwork.data(), &info, 1, 1);
+    out.push_back({"stein",
+                   [=](Outputs *untouched) {
+                     Vec z(size_t(n) * m, kSentinel);
+                     std::vector<int> ifail(m, -7);
+                     if (untouched) *untouched = {0, {bytes(z), bytes(ifail)}};
+                     const int rc = gpu_stein(n, t.d.data(), t.e.data(), m, w.data(), iblock.data(),
+                                              isplit.data(), z.data(), n, ifail.data());
+                     return Outputs{rc, {bytes(z), bytes(ifail)}};
+                   },
+                   [n, m, t, w](const Outputs &g, const Outputs &c) {  // the GPU's vectors by their ratios
+                     const Vec z = doubles(g.arrays[0]);
+                     return g.rc == c.rc &&
+                            ratios::tridiagonal_residual(n, t.d.data(), t.e.data(), m, w.data(), z.data(), n) <= 30 &&
+                            ratios::orthogonality_blas(n, m, z.data(), n) <= 30;
+                   },
+                   false, true});
+  }
   for (char jobz : {'N', 'V'}) {  // syevd
+    const int n = nv;
     const Vec a = zoo::symmetric("random", n, n, 80);
     out.push_back({std::string("syevd_") + jobz,
                    [=](Outputs *untouched) {

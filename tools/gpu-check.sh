@@ -77,11 +77,14 @@ gesv_subset="--gtest_filter=*random_n600_nrhs3:*random_n1000_nrhs1:*random_n128_
 # stedc (divide and conquer): one leaf, two levels, deflation by rotation (glued Wilkinson),
 # heavy deflation (clustered, repeated), several merges per level.
 stedc_subset="--gtest_filter=*random_31:*random_129:*glued_wilkinson_257:*clustered_128:*repeated_97"
+# stein: singletons, Gram-Schmidt clusters, the divide-and-conquer branch (a random spectrum of
+# n = 1100 in one chain), subsets.
+stein_subset="--gtest_filter=*glued_wilkinson_n97_*:*clustered_n128_*:*random_n300_*:*LargeRandom*"
 # syevd: both JOBZ and UPLO at one size, Q Z and the certification, the NaN fallback.
 syevd_subset="--gtest_filter=*Zoo/*random_64_*:*Large*random_300*:SyevdTest.*"
 # The fault paths (allocation and launch failures mid-call, a device lost in a download) and
 # concurrent callers: what is freed, synchronized and left initialized when a call fails.
-fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0"
+fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0 GPUEIG_CROSSOVER_STEIN=0"
 
 # san_step NAME LOG COMMAND...: a sanitizer step, run unless SAN_ONLY (an extended regular
 # expression) is set and NAME does not match it (to rerun or finish a part in a later call).
@@ -99,6 +102,7 @@ sanitize() {
   local t
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
            "test_gesv_gpu $gesv_subset" "test_stedc_gpu $stedc_subset" "test_syevd_gpu $syevd_subset" \
+           "test_stein_gpu $stein_subset" \
            "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset" test_extremes_gpu \
            test_dispatch; do
     san_step "$tool ${t%% *}" "$log" $san $build/tests/$t

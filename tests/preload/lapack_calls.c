@@ -19,6 +19,9 @@ void dstebz_(const char *range, const char *order, const int *n, const double *v
              const double *e, int *m, int *nsplit, double *w, int *iblock, int *isplit,
              double *work, int *iwork, int *info, size_t, size_t);
 void dsterf_(const int *n, double *d, double *e, int *info);
+void dstein_(const int *n, const double *d, const double *e, const int *m, const double *w,
+             const int *iblock, const int *isplit, double *z, const int *ldz, double *work,
+             int *iwork, int *ifail, int *info);
 void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
             double *work, const int *lwork, int *info, size_t, size_t);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
@@ -116,6 +119,13 @@ int main(int argc, char **argv) {
           iwork, &info, 1, 1);
   printf("dstebz info=%d m=%d nsplit=%d ", info, m, nsplit);
   print_values("w", w, m);
+  /* dstein: their eigenvectors */
+  double *zv = malloc(sizeof(double) * n * m), *work5 = malloc(sizeof(double) * 5 * n);
+  int *iwn = malloc(sizeof(int) * n), *ifail = malloc(sizeof(int) * m);
+  dstein_(&n, td, te, &m, w, iblock, isplit, zv, &n, work5, iwn, ifail, &info);
+  printf("dstein info=%d ", info);
+  print_values("z[0..3, 0]", zv, 4);
+  free(zv), free(work5), free(iwn), free(ifail);
   dsterf_(&n, td, te, &info);
   printf("dsterf info=%d ", info);
   print_values("w[0..4]", td, 5);

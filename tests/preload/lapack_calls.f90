@@ -7,7 +7,8 @@ program lapack_calls
   integer :: info, n, m, nsplit, i, j, lwork, liwork, t
   integer, allocatable :: ipiv(:), iblock(:), isplit(:), iwork(:), p(:)
   real(dp), allocatable :: a(:, :), dl(:), d(:), du(:), b(:), td(:), te(:), w(:), work(:)
-  real(dp), allocatable :: rhs(:, :), g(:, :)
+  real(dp), allocatable :: rhs(:, :), g(:, :), zv(:, :), work5(:)
+  integer, allocatable :: iwn(:), ifail(:)
   character, parameter :: trans(2) = ['N', 'T']
   character(len=32) :: arg
   integer(8) :: state = 12345_8
@@ -73,6 +74,9 @@ program lapack_calls
   call dstebz('I', 'E', n, 0.0_dp, 0.0_dp, 1, 10, 0.0_dp, td, te, m, nsplit, w, iblock, isplit, &
               work, iwork, info)
   print '("dstebz info=", i0, " m=", i0, " nsplit=", i0, " w=", 10es16.8)', info, m, nsplit, w(1:m)
+  allocate(zv(n, m), work5(5 * n), iwn(n), ifail(m))
+  call dstein(n, td, te, m, w, iblock, isplit, zv, n, work5, iwn, ifail, info)
+  print '("dstein info=", i0, " z(1:4,1)=", 4es16.8)', info, zv(1:4, 1)
   call dsterf(n, td, te, info)
   print '("dsterf info=", i0, " w(1:5)=", 5es16.8, " w(n-2:n)=", 3es16.8)', info, td(1:5), td(n-2:n)
 

@@ -1,0 +1,165 @@
+// gpu_stein's GPU half with host pointers (Device::stein): the method of src/stein_phases.hpp.
+// The clusters are planned on the host; every cluster of up to kLargeCluster eigenvalues is a
+// warp's task (DSTEIN's inverse iteration, Gram-Schmidt inside the cluster), clusters side by
+// side, a fixed number of warps each with its own factorization scratch; a larger cluster takes
+// its vectors from the divide and conquer of its block (cuda/stedc.cu), matched on the host by
+// rank as stein_phases does, or becomes a warp's task where no match is close enough.
+#include <algorithm>
+#include <vector>
+
+#include "context.hpp"
+#include "hardware.hpp"
+#include "staging.hpp"
+#include "stedc.hpp"
+#include "stein_phases.hpp"
+#include "warp.cuh"
+#include "workspace.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+namespace ph = stein_phases;
+constexpr int kThreads = 128;
+constexpr int kWarpSlots = 1024;  // warps in flight, each with 4 n doubles + n bytes of scratch
+
+struct Task {
+  int64_t begin, len;
+  int first, count;
+  double onenrm;
+};
+
+// A warp per cluster (grid-stride over the clusters): each eigenvalue's vector into its column
+// of z (rows begin .., zero elsewhere on entry), converged[j] set.
+__global__ void __launch_bounds__(kThreads) clusters_kernel(const Task *tasks, int ntasks, const double *d,
+                                                            const double *e, const double *w, double *z,
+                                                            int64_t ldz, int64_t n, char *scratch,
+                                                            int *converged) {
+  const int slot = (blockIdx.x * blockDim.x + threadIdx.x) / 32, slots = gridDim.x * blockDim.x / 32;
+  const WarpTeam team;
+  double *base = reinterpret_cast<double *>(scratch) + int64_t(slot) * 4 * n;
+  const ph::Lu f{base, base + n, base + 2 * n, base + 3 * n,
+                 reinterpret_cast<unsigned char *>(scratch + size_t(slots) * 4 * n * sizeof(double)) + int64_t(slot) * n};
+  for (int t = slot; t < ntasks; t += slots) {
+    const Task c = tasks[t];
+    double xjm = 0;
+    for (int k = 0; k < c.count; ++k) {
+      const int j = c.first + k;
+      double *y = z + c.begin + int64_t(j) * ldz;
+      if (c.len == 1) {
+        if (team.lane() == 0) y[0] = 1, converged[j] = 1;
+        continue;
+      }
+      double x = w[j];
+      if (k > 0 && x - xjm < 10 * fabs(ph::kPrecision * x)) x = xjm + 10 * fabs(ph::kPrecision * x);
+      const bool ok = ph::inverse_iteration(c.len, d + c.begin, e + c.begin, c.onenrm, x, uint64_t(j),
+                                            z + c.begin + int64_t(c.first) * ldz, ldz, k, f, y, team);
+      if (team.lane() == 0) converged[j] = ok ? 1 : 0;
+      xjm = x;
+    }
+  }
+}
+
+// Columns of the block's eigenvectors (ld len) into z: z(begin.., first + k) = vecs(:, i0 + k).
+__global__ void copy_columns_kernel(const double *vecs, int64_t len, int64_t i0, int count, double *z,
+                                    int64_t ldz, int64_t begin, int first, int *converged) {
+  const int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (idx >= len * count) return;
+  const int64_t i = idx % len, k = idx / len;
+  z[begin + i + (first + k) * ldz] = vecs[i + (i0 + k) * len];
+  if (i == 0) converged[first + k] = 1;
+}
+
+unsigned blocks_for(int64_t count, int threads) {
+  return static_cast<unsigned>(std::max<int64_t>(1, (count + threads - 1) / threads));
+}
+
+}  // namespace
+
+Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+             const int *isplit, double *z, int ldz, int *ifail, int *info) {
+  DeviceScope scope;
+  Context *ctx = nullptr;
+  Status s = enter(scope, ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  const std::vector<ph::Cluster> cl = ph::clusters(n, d, e, m, w, iblock, isplit);
+  bool large = false;
+  int64_t widest = 1;
+  for (const ph::Cluster &c : cl) {
+    large = large || (c.count > ph::kLargeCluster && c.len > 1);
+    widest = std::max(widest, c.len);
+  }
+  cublasHandle_t blas = nullptr;
+  if (large && !(s = ctx->blas(&blas))) return s;
+
+  const int64_t nn = n;
+  WorkspacePlan plan;
+  const size_t o_d = plan.add_array<double>(nn), o_e = plan.add_array<double>(nn), o_w = plan.add_array<double>(m);
+  const size_t o_z = plan.add_array<double>(size_t(nn) * m), o_conv = plan.add_array<int>(m);
+  const size_t o_tasks = plan.add_array<Task>(cl.size());
+  const size_t o_scratch = plan.add(size_t(kWarpSlots) * nn * (4 * sizeof(double) + 1));
+  const size_t o_vals = large ? plan.add_array<double>(widest) : 0;
+  const size_t o_vecs = large ? plan.add_array<double>(size_t(widest) * widest) : 0;
+  const size_t o_dc = large ? plan.add(stedc_device_bytes(widest)) : 0;
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e), *dw = buf.at<double>(o_w), *dz = buf.at<double>(o_z);
+  int *conv = buf.at<int>(o_conv);
+  Task *dtasks = buf.at<Task>(o_tasks);
+  constexpr size_t kD = sizeof(double);
+  if (!(s = upload(*ctx, dd, nn * kD, d, nn * kD, nn * kD, 1)) ||
+      (n > 1 && !(s = upload(*ctx, de, nn * kD, e, nn * kD, (nn - 1) * kD, 1))) ||
+      !(s = upload(*ctx, dw, m * kD, w, m * kD, m * kD, 1)) ||
+      !(s = check(cudaMemsetAsync(dz, 0, size_t(nn) * m * kD, st), "cudaMemsetAsync")) ||
+      !(s = check(cudaMemsetAsync(conv, 0, m * sizeof(int), st), "cudaMemsetAsync")))
+    return s;
+
+  // Large clusters from their block's divide and conquer (a block once, however many clusters).
+  std::vector<Task> tasks;
+  std::vector<double> vals;
+  int64_t cached = -1;
+  for (const ph::Cluster &c : cl) {
+    if (c.count > ph::kLargeCluster && c.len > 1) {
+      double *dv = buf.at<double>(o_vals), *dvecs = buf.at<double>(o_vecs);
+      if (cached != c.begin) {
+        int dinfo = 0;
+        cached = -1;
+        if (!(s = check(cudaMemcpyAsync(dv, dd + c.begin, c.len * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+            !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
+          return s;
+        vals.resize(c.len);
+        if (dinfo == 0 && (s = download(*ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1)))
+          cached = c.begin;
+        if (!s) return s;
+      }
+      const int64_t i0 = cached == c.begin ? ph::match_run(vals, w + c.first, c) : -1;
+      if (i0 >= 0) {
+        copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(
+            dvecs, c.len, i0, c.count, dz, nn, c.begin, c.first, conv);
+        if (!(s = check_launch("stein copy_columns_kernel"))) return s;
+        continue;
+      }
+    }
+    tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
+  }
+  if (!tasks.empty()) {
+    if (!(s = upload(*ctx, dtasks, tasks.size() * sizeof(Task), tasks.data(), tasks.size() * sizeof(Task),
+                     tasks.size() * sizeof(Task), 1)))
+      return s;
+    const int64_t warps = std::min<int64_t>(kWarpSlots, int64_t(tasks.size()));
+    clusters_kernel<<<blocks_for(warps * 32, kThreads), kThreads, 0, st>>>(
+        dtasks, int(tasks.size()), dd, de, dw, dz, nn, nn, buf.at<char>(o_scratch), conv);
+    if (!(s = check_launch("stein clusters_kernel"))) return s;
+  }
+  std::vector<int> ok(m);
+  if (!(s = download(*ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1))) return s;
+  if (!(s = download(*ctx, z, size_t(ldz) * kD, dz, nn * kD, nn * kD, m))) return s;
+  int failed = 0;
+  std::fill_n(ifail, m, 0);
+  for (int j = 0; j < m; ++j)
+    if (!ok[j]) ifail[failed++] = j + 1;
+  *info = failed;
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
