@@ -147,7 +147,7 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
     double big = 0;
     for (int64_t i = r0; i < len; i += step) big = fmax(big, fabs(y[i]));
     big = team.max(big);
-    if (big < dtpcrt) continue;
+    if (!(big >= dtpcrt)) continue;  // (a NaN iterate never counts as converged)
     converged = ++checked >= kExtra + 1;
   }
   // Normalized, the largest entry (the first of the largest) positive.
