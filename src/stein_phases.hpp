@@ -41,25 +41,25 @@ struct Cluster {
 std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, const double *w,
                               const int *iblock, const int *isplit);
 
-// P (T - x I) = L U for the block (d, e) of len rows: U with two superdiagonals (u0, u1, u2), the
-// multipliers l and row interchanges swapped[i] (rows i and i+1); a pivot smaller than `tiny` in
-// magnitude is replaced by +-tiny, inverse iteration's classic perturbation (the solve then stays
-// finite; the growth it gives is what converges).
+// P (T - x I) = L U for the block (d, e) of len rows (DLAGTF): U with two superdiagonals (u0, u1,
+// u2), the multipliers l and row interchanges swapped[i] (rows i and i+1). Partial pivoting keeps
+// every multiplier within 1, so the factors are those of T - x I itself, however small a pivot;
+// only the back substitution guards its divisions (lu_solve). Returns DLAGTS's tolerance for it:
+// eps max |U| (eps where U is zero).
 struct Lu {
   double *u0, *u1, *u2, *l;
   unsigned char *swapped;
 };
 
-GPUEIG_HD inline void lu_factor(int64_t len, const double *d, const double *e, double x, double tiny,
-                                const Lu &f) {
+GPUEIG_HD inline double lu_factor(int64_t len, const double *d, const double *e, double x,
+                                  const Lu &f) {
   // Row i of the active part: (a, b, c) at columns i, i+1, i+2; the next row's (sub, diag, sup).
   double a = d[0] - x, b = len > 1 ? e[0] : 0, c = 0;
   for (int64_t i = 0; i + 1 < len; ++i) {
     const double sub = e[i], dn = d[i + 1] - x, sup = i + 2 < len ? e[i + 1] : 0;
     double na, nb;  // the next row's entries at columns i+1, i+2 after elimination
     if (fabs(a) >= fabs(sub)) {  // no interchange
-      if (fabs(a) < tiny) a = a < 0 ? -tiny : tiny;
-      const double m = sub / a;
+      const double m = a != 0 ? sub / a : 0.0;  // (a = sub = 0: nothing to eliminate)
       f.swapped[i] = 0;
       f.u0[i] = a, f.u1[i] = b, f.u2[i] = c, f.l[i] = m;
       na = dn - m * b;
@@ -73,13 +73,18 @@ GPUEIG_HD inline void lu_factor(int64_t len, const double *d, const double *e, d
     }
     a = na, b = nb, c = 0;
   }
-  if (fabs(a) < tiny) a = a < 0 ? -tiny : tiny;
   f.u0[len - 1] = a;
   if (len > 1) f.u1[len - 1] = 0;
+  double big = 0;
+  for (int64_t i = 0; i < len; ++i) big = fmax(big, fmax(fabs(f.u0[i]), fmax(fabs(f.u1[i]), fabs(f.u2[i]))));
+  return big > 0 ? kPrecision * big : kPrecision;
 }
 
-// y := (T - x I)^{-1} y with the factors of lu_factor.
-GPUEIG_HD inline void lu_solve(int64_t len, const Lu &f, double *y) {
+// y := (T - x I)^{-1} y with the factors of lu_factor. As DLAGTS with JOB = -1, a pivot is
+// perturbed (by +-tol, doubled until it suffices) only where it is zero or the division would
+// overflow: a tiny pivot is the growth inverse iteration lives on (clamping every pivot below tol
+// blurs eigenvalues closer than eps ||T||, which DSTEIN's own tests then catch).
+GPUEIG_HD inline void lu_solve(int64_t len, const Lu &f, double tol, double *y) {
   for (int64_t i = 0; i + 1 < len; ++i) {  // L^-1 P
     if (f.swapped[i]) {
       const double t = y[i];
@@ -93,7 +98,9 @@ GPUEIG_HD inline void lu_solve(int64_t len, const Lu &f, double *y) {
     double t = y[i];
     if (i + 1 < len) t -= f.u1[i] * y[i + 1];
     if (i + 2 < len) t -= f.u2[i] * y[i + 2];
-    y[i] = t / f.u0[i];
+    double p = f.u0[i], pert = p < 0 ? -tol : tol;
+    for (int k = 0; k < 2100 && (p == 0 || fabs(t) > fabs(p) * 0x1p1000); ++k) p += pert, pert *= 2;
+    y[i] = t / p;
   }
 }
 
@@ -121,9 +128,16 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
   const int64_t r0 = team.lane(), step = team.width();
   // (each member factors and solves on its own copy of the factors' scalars: the same
   // arithmetic; only member 0 writes the shared arrays, the others read them after a sync)
-  if (r0 == 0) lu_factor(len, d, e, x, kPrecision * onenrm, f);
+  // (member 0 factors; the tolerance, a scalar of its own, every member computes from U after the
+  // sync below)
+  if (r0 == 0) lu_factor(len, d, e, x, f);
   for (int64_t i = r0; i < len; i += step) y[i] = start_entry(seed, i);
   team.sync();
+  double tol = 0;
+  for (int64_t i = r0; i < len; i += step)
+    tol = fmax(tol, fmax(fabs(f.u0[i]), fmax(fabs(f.u1[i]), fabs(f.u2[i]))));
+  tol = team.max(tol);
+  tol = tol > 0 ? kPrecision * tol : kPrecision;
   const double dtpcrt = sqrt(0.1 / double(len));
   int checked = 0;
   bool converged = false;
@@ -135,7 +149,7 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
     const double scl = double(len) * onenrm * fmax(kPrecision, fabs(f.u0[len - 1])) / asum;
     for (int64_t i = r0; i < len; i += step) y[i] *= scl;
     team.sync();
-    if (r0 == 0) lu_solve(len, f, y);
+    if (r0 == 0) lu_solve(len, f, tol, y);
     team.sync();
     for (int p = 0; p < nprev; ++p) {  // modified Gram-Schmidt against the cluster's earlier vectors
       const double *q = prev + int64_t(p) * ldp;

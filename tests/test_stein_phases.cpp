@@ -128,9 +128,9 @@ TEST(SteinPhases, LuSolve) {
     std::vector<unsigned char> sw(n);
     const ph::Lu f{u0.data(), u1.data(), u2.data(), l.data(), sw.data()};
     const double x = 0.123;
-    ph::lu_factor(n, t.d.data(), t.e.data(), x, 1e-300, f);
+    const double tol = ph::lu_factor(n, t.d.data(), t.e.data(), x, f);
     for (int i = 0; i < n; ++i) b[i] = y[i] = ph::start_entry(3, i);
-    ph::lu_solve(n, f, y.data());
+    ph::lu_solve(n, f, tol, y.data());
     double worst = 0;
     for (int i = 0; i < n; ++i) {
       double r = (t.d[i] - x) * y[i] - b[i];
