@@ -82,7 +82,7 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
   Status s = enter(scope, ctx);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
-  const std::vector<ph::Cluster> cl = ph::clusters(n, d, e, m, w, iblock, isplit);
+  const std::vector<ph::Cluster> cl = ph::clusters(d, e, m, w, iblock, isplit);
   bool large = false;
   int64_t widest = 1;
   for (const ph::Cluster &c : cl) {

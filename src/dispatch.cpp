@@ -74,8 +74,8 @@ bool set_policy_by_name(const char *name) {
 
 const char *policy_name(Policy p) { return kPolicyNames[static_cast<int>(p)]; }
 
-int64_t crossover(Routine r) {
-  // GPUEIG_CROSSOVER_<NAME>, spelled once (the value is read at every call: it may change).
+const char *crossover_variable(Routine r) {
+  // GPUEIG_CROSSOVER_<NAME>, spelled once.
   static const std::vector<std::string> vars = [] {
     std::vector<std::string> v;
     for (int i = 0; i < static_cast<int>(Routine::count); ++i) {
@@ -86,7 +86,12 @@ int64_t crossover(Routine r) {
     }
     return v;
   }();
-  return env::integer(vars[static_cast<int>(r)].c_str(), routine_info(r).default_crossover);
+  return vars[static_cast<int>(r)].c_str();
+}
+
+int64_t crossover(Routine r) {
+  // (read at every call: the variable may change)
+  return env::integer(crossover_variable(r), routine_info(r).default_crossover);
 }
 
 bool verbose() {
@@ -105,7 +110,12 @@ Decision choose(Routine r, int64_t size, bool explain) {
   if (!info.has_gpu) return {Backend::cpu, false, "no GPU method for this routine yet"};
   if (p == Policy::gpu) return {Backend::gpu, true, "policy gpu"};
   const int64_t x = crossover(r);
-  if (size < x) return {Backend::cpu, false, explain ? "below crossover " + std::to_string(x) : ""};
+  if (size < x)
+    return {Backend::cpu, false,
+            !explain ? ""
+            : x >= tuning::kNotTimed
+                ? std::string("GPU method not timed yet (") + crossover_variable(r) + " sets a size)"
+                : "below crossover " + std::to_string(x)};
   if (!gpu::available())
     return {Backend::cpu, false, explain ? "no usable GPU: " + gpu::unavailable_reason() : ""};
   return {Backend::gpu, false, "auto"};

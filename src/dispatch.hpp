@@ -30,6 +30,8 @@ const char *policy_name(Policy p);
 
 // Crossover in force: GPUEIG_CROSSOVER_<NAME> (e.g. GPUEIG_CROSSOVER_GTSV=65536) or the default.
 int64_t crossover(Routine r);
+// Its environment variable, GPUEIG_CROSSOVER_<NAME>.
+const char *crossover_variable(Routine r);
 bool verbose();
 
 // Where a call should run, and why (the why is logged with GPUEIG_VERBOSE; it is put in words

@@ -9,7 +9,7 @@
 
 namespace gpueig::stein_phases {
 
-std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, const double *w,
+std::vector<Cluster> clusters(const double *d, const double *e, int m, const double *w,
                               const int *iblock, const int *isplit) {
   std::vector<Cluster> out;
   int block = 0;
@@ -35,7 +35,6 @@ std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, co
     else
       ++out.back().count;
   }
-  (void)n;
   return out;
 }
 
@@ -91,7 +90,7 @@ int solve(int n, const double *d, const double *e, int m, const double *w, const
   try {
     for (int j = 0; j < m; ++j) std::fill_n(z + int64_t(j) * ldz, n, 0.0);
     std::fill_n(ifail, m, 0);
-    const std::vector<Cluster> cl = clusters(n, d, e, m, w, iblock, isplit);
+    const std::vector<Cluster> cl = clusters(d, e, m, w, iblock, isplit);
     std::vector<double> u0(n), u1(n), u2(n), l(n), y(n), vals, vecs;
     std::vector<unsigned char> swapped(n);
     const Lu f{u0.data(), u1.data(), u2.data(), l.data(), swapped.data()};

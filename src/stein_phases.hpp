@@ -38,7 +38,7 @@ struct Cluster {
 };
 
 // (host) The clusters of W (ORDER 'B': ascending within each block; IBLOCK, ISPLIT as DSTEBZ's).
-std::vector<Cluster> clusters(int n, const double *d, const double *e, int m, const double *w,
+std::vector<Cluster> clusters(const double *d, const double *e, int m, const double *w,
                               const int *iblock, const int *isplit);
 
 // P (T - x I) = L U for the block (d, e) of len rows (DLAGTF): U with two superdiagonals (u0, u1,

@@ -61,8 +61,9 @@ extern "C" int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
 
     const char j = lsame(jobz, 'V') ? 'V' : 'N';
     const char u = lsame(uplo, 'U') ? 'U' : 'L';
+    // JOBZ 'N' is the reduction's and the bisection's work: the reduction's crossover decides.
     return run_dispatched(
-        call, Routine::syevd, n,
+        call, j == 'V' ? Routine::syevd : Routine::sytrd, n,
         [&](int &info) {
           info = 0;
           return gpu::device().syevd(j, u, n, a, lda, w);

@@ -76,21 +76,11 @@ constexpr char kVectors = 'V';
 // orthogonal to about one ulp where MRRR's (DSYEVR) reach ratios near 20 against LAPACK's
 // threshold of 30. Returns false, doing nothing, when DSYEVD's workspace does not fit LP64's
 // INTEGER (a half of order 32767 or more).
-bool solve_half_dsyevd(const lapack::Table &L, Half &hb, int &info) {
-  int n = static_cast<int>(hb.size), lda = n, query_lwork = -1, query_liwork = -1, iquery = 0;
+// INFO is cpu::syevd's (a library error, or DSYEVD's INFO >= 0).
+bool solve_half_dsyevd(Half &hb, int &info) {
+  const int n = static_cast<int>(hb.size);
   if (lapack::dsyevd_lwork_min(true, n) > INT_MAX) return false;
-  double query = 0;
-  L.dsyevd(&kVectors, "L", &n, hb.h.data(), &lda, hb.w.data(), &query, &query_lwork, &iquery,
-           &query_liwork, &info, 1, 1);
-  if (info != 0) return true;
-  const int64_t lwork = lapack::workspace_length(query, lapack::dsyevd_lwork_min(true, n));
-  const int64_t liwork = lapack::workspace_length(iquery, lapack::dsyevd_liwork_min(true, n));
-  if (lwork < 0 || liwork < 0) return false;
-  std::vector<double> work(lwork);
-  std::vector<int> iwork(liwork);
-  int lw = static_cast<int>(lwork), liw = static_cast<int>(liwork);
-  L.dsyevd(&kVectors, "L", &n, hb.h.data(), &lda, hb.w.data(), work.data(), &lw, iwork.data(),
-           &liw, &info, 1, 1);
+  info = cpu::syevd(kVectors, 'L', n, hb.h.data(), n, hb.w.data());
   hb.m = info == 0 ? n : 0;
   hb.z = std::move(hb.h);  // DSYEVD returns the vectors in place
   return true;
@@ -194,7 +184,7 @@ int solve_half(const lapack::Table &L, int64_t n, const double *t, int sign, cha
   if (hb.size == 0) return 0;
   hb.w.assign(hb.size, 0.0);
   int info = 0;
-  if (lsame(range, 'A') && solve_half_dsyevd(L, hb, info)) return inner(info);
+  if (lsame(range, 'A') && solve_half_dsyevd(hb, info)) return info;
   // A subset by DSYEVR (or all of it where DSYEVD's workspace is beyond an LP64 INTEGER, and
   // nothing else can). MRRR can lose orthogonality on tight clusters: checked, and recomputed by
   // DSYEVD on the block formed again (DSYEVR overwrote it) where it did.
@@ -205,8 +195,8 @@ int solve_half(const lapack::Table &L, int64_t n, const double *t, int sign, cha
   build_half(n, t, sign, hb);  // leaves DSYEVR's w, z and m as they are
   // A half of order 32767 or more (T of order 65534 or more with vectors: 34 GB for Z alone):
   // DSYEVD's workspace does not fit LP64, and DSYEVR's vectors are what there is.
-  if (!solve_half_dsyevd(L, hb, info)) return 0;
-  if (info != 0) return inner(info);
+  if (!solve_half_dsyevd(hb, info)) return 0;
+  if (info != 0) return info;
   keep_subset(range, vl, vu, iu, hb);
   return 0;
 }

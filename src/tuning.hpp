@@ -53,13 +53,20 @@ constexpr int64_t kCrossoverSytrd = 1024;
 // GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two runs), slower at 512 (8.2-8.3 vs
 // 6.3-7.9 ms).
 constexpr int64_t kCrossoverToeplitz = 1024;
-// syevd (all eigenpairs, JOBZ 'V'; 'N' goes with it): the GPU method (cuda/syevd_host.cu,
-// cuda/stedc.cu) has not been timed on a GPU yet, so auto keeps every size on the CPU until
-// gpueig_bench's sweep sets this; GPUEIG_BACKEND=gpu or GPUEIG_CROSSOVER_SYEVD sends calls there.
-constexpr int64_t kCrossoverSyevd = int64_t(1) << 40;
-// stein (DSTEIN's contract): the GPU method (cuda/stein.cu) has not been timed on a GPU yet
-// either: auto keeps it on the CPU until gpueig_bench measures it (GPUEIG_CROSSOVER_STEIN).
-constexpr int64_t kCrossoverStein = int64_t(1) << 40;
+// A crossover no GPU timing has set yet: auto keeps every size on the CPU, `gpueig info` and
+// GPUEIG_VERBOSE say "not timed on a GPU yet", and GPUEIG_BACKEND=gpu or the routine's
+// GPUEIG_CROSSOVER_<NAME> sends calls to the GPU method.
+constexpr int64_t kNotTimed = int64_t(1) << 40;
+// syevd (all eigenpairs, JOBZ 'V'; gpu_syevd host call through the shim against OpenBLAS DSYEVD
+// with 16 threads, tools/shim-bench.sh dsyevd_v, H100, 2026-11-26, 5 interleaved runs): GPU /
+// DSYEVD 10.1 at n = 32, 4.5 at 64, 1.38 at 128 (2.58 vs 1.87 ms), 0.73 at 256 (4.88 vs 6.67 ms),
+// 0.32 at 512, 0.22 at 1024, 0.13 at 2048, 0.05 at 4096, 0.04 at 8192. DSYEV (QR) is slower: GPU
+// / DSYEV 2.45 at 64, 0.46 at 128; 256 serves both. JOBZ 'N' is the reduction's and bisection's
+// work and goes by the reduction's crossover (kCrossoverSytrd).
+constexpr int64_t kCrossoverSyevd = 256;
+// stein (DSTEIN's contract): the GPU method (cuda/stein.cu) passes its tests on the H100 but has
+// not been timed there yet.
+constexpr int64_t kCrossoverStein = kNotTimed;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.

@@ -5,6 +5,7 @@
 #include "dispatch.hpp"
 #include "env.hpp"
 #include "lapack.hpp"
+#include "tuning.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 
@@ -87,9 +88,11 @@ const char *describe_library() {
   for (int r = 0; r < static_cast<int>(Routine::count); ++r) {
     const RoutineInfo &info = routine_info(static_cast<Routine>(r));
     text += std::string("  ") + info.name + ": " +
-            (info.has_gpu ? (info.size_meaning + std::string(" >= ") +
-                             std::to_string(crossover(static_cast<Routine>(r))))
-                          : std::string("CPU only (no GPU method yet)")) +
+            (!info.has_gpu ? std::string("CPU only (no GPU method yet)")
+             : crossover(static_cast<Routine>(r)) >= tuning::kNotTimed
+                 ? std::string("no size (GPU method not timed yet)")
+                 : info.size_meaning + std::string(" >= ") +
+                       std::to_string(crossover(static_cast<Routine>(r)))) +
             "\n";
   }
   text += "environment:\n" + env::describe();

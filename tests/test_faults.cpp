@@ -248,7 +248,8 @@ std::vector<Case> cases() {
                             ratios::tridiagonal_residual(n, t.d.data(), t.e.data(), m, w.data(), z.data(), n) <= 30 &&
                             ratios::orthogonality_blas(n, m, z.data(), n) <= 30;
                    },
-                   false, true});
+                   // (cuBLAS only for clusters of more than 64: none at n = 40)
+                   false, false});
   }
   for (char jobz : {'N', 'V'}) {  // syevd
     const int n = nv;

