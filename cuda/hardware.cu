@@ -31,6 +31,11 @@ class Hardware final : public Device {
   Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) override {
     return gpu::syevd(jobz, uplo, n, a, lda, w);
   }
+  Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda, double vl,
+               double vu, int il, int iu, double abstol, int *m, double *w, double *z,
+               int64_t ldz) override {
+    return gpu::syevx(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz);
+  }
   Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info) override {
     return gpu::getrf(m, n, a, lda, ipiv, info);
   }

@@ -16,6 +16,8 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
 Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
              double *q, int64_t ldq);
 Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w);
+Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda, double vl,
+             double vu, int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz);
 Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
              const int *isplit, double *z, int ldz, int *ifail, int *info);
 Status getrf(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info);

@@ -11,6 +11,7 @@
 #include "hardware.hpp"
 #include "staging.hpp"
 #include "stedc.hpp"
+#include "stein.hpp"
 #include "stein_phases.hpp"
 #include "warp.cuh"
 #include "workspace.hpp"
@@ -75,13 +76,10 @@ unsigned blocks_for(int64_t count, int threads) {
 
 }  // namespace
 
-Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
-             const int *isplit, double *z, int ldz, int *ifail, int *info) {
-  DeviceScope scope;
-  Context *ctx = nullptr;
-  Status s = enter(scope, ctx);
-  if (!s) return s;
-  cudaStream_t st = ctx->stream();
+Status stein_device(Context &ctx, int n, const double *d, const double *e, const double *dd,
+                    const double *de, int m, const double *w, const double *dw, const int *iblock,
+                    const int *isplit, double *dz, int64_t ldz, int *conv) {
+  cudaStream_t st = ctx.stream();
   const std::vector<ph::Cluster> cl = ph::clusters(d, e, m, w, iblock, isplit);
   bool large = false;
   int64_t widest = 1;
@@ -89,13 +87,12 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
     large = large || (c.count > ph::kLargeCluster && c.len > 1);
     widest = std::max(widest, c.len);
   }
+  Status s;
   cublasHandle_t blas = nullptr;
-  if (large && !(s = ctx->blas(&blas))) return s;
+  if (large && !(s = ctx.blas(&blas))) return s;
 
   const int64_t nn = n;
   WorkspacePlan plan;
-  const size_t o_d = plan.add_array<double>(nn), o_e = plan.add_array<double>(nn), o_w = plan.add_array<double>(m);
-  const size_t o_z = plan.add_array<double>(size_t(nn) * m), o_conv = plan.add_array<int>(m);
   const size_t o_tasks = plan.add_array<Task>(cl.size());
   const size_t o_scratch = plan.add(size_t(kWarpSlots) * nn * (4 * sizeof(double) + 1));
   const size_t o_vals = large ? plan.add_array<double>(widest) : 0;
@@ -103,14 +100,10 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
   const size_t o_dc = large ? plan.add(stedc_device_bytes(widest)) : 0;
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
-  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e), *dw = buf.at<double>(o_w), *dz = buf.at<double>(o_z);
-  int *conv = buf.at<int>(o_conv);
   Task *dtasks = buf.at<Task>(o_tasks);
   constexpr size_t kD = sizeof(double);
-  if (!(s = upload(*ctx, dd, nn * kD, d, nn * kD, nn * kD, 1)) ||
-      (n > 1 && !(s = upload(*ctx, de, nn * kD, e, nn * kD, (nn - 1) * kD, 1))) ||
-      !(s = upload(*ctx, dw, m * kD, w, m * kD, m * kD, 1)) ||
-      !(s = check(cudaMemsetAsync(dz, 0, size_t(nn) * m * kD, st), "cudaMemsetAsync")) ||
+  // (the columns of z zero outside their block)
+  if (!(s = check(cudaMemset2DAsync(dz, ldz * kD, 0, nn * kD, m, st), "cudaMemset2DAsync")) ||
       !(s = check(cudaMemsetAsync(conv, 0, m * sizeof(int), st), "cudaMemsetAsync")))
     return s;
 
@@ -128,14 +121,14 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
             !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
           return s;
         vals.resize(c.len);
-        if (dinfo == 0 && (s = download(*ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1)))
+        if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1)))
           cached = c.begin;
         if (!s) return s;
       }
       const int64_t i0 = cached == c.begin ? ph::match_run(vals, w + c.first, c) : -1;
       if (i0 >= 0) {
         copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(
-            dvecs, c.len, i0, c.count, dz, nn, c.begin, c.first, conv);
+            dvecs, c.len, i0, c.count, dz, ldz, c.begin, c.first, conv);
         if (!(s = check_launch("stein copy_columns_kernel"))) return s;
         continue;
       }
@@ -143,14 +136,38 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
     tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
   }
   if (!tasks.empty()) {
-    if (!(s = upload(*ctx, dtasks, tasks.size() * sizeof(Task), tasks.data(), tasks.size() * sizeof(Task),
+    if (!(s = upload(ctx, dtasks, tasks.size() * sizeof(Task), tasks.data(), tasks.size() * sizeof(Task),
                      tasks.size() * sizeof(Task), 1)))
       return s;
     const int64_t warps = std::min<int64_t>(kWarpSlots, int64_t(tasks.size()));
     clusters_kernel<<<blocks_for(warps * 32, kThreads), kThreads, 0, st>>>(
-        dtasks, int(tasks.size()), dd, de, dw, dz, nn, nn, buf.at<char>(o_scratch), conv);
+        dtasks, int(tasks.size()), dd, de, dw, dz, ldz, nn, buf.at<char>(o_scratch), conv);
     if (!(s = check_launch("stein clusters_kernel"))) return s;
   }
+  return Status::success();
+}
+
+Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+             const int *isplit, double *z, int ldz, int *ifail, int *info) {
+  DeviceScope scope;
+  Context *ctx = nullptr;
+  Status s = enter(scope, ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  const int64_t nn = n;
+  WorkspacePlan plan;
+  const size_t o_d = plan.add_array<double>(nn), o_e = plan.add_array<double>(nn), o_w = plan.add_array<double>(m);
+  const size_t o_z = plan.add_array<double>(size_t(nn) * m), o_conv = plan.add_array<int>(m);
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e), *dw = buf.at<double>(o_w), *dz = buf.at<double>(o_z);
+  int *conv = buf.at<int>(o_conv);
+  constexpr size_t kD = sizeof(double);
+  if (!(s = upload(*ctx, dd, nn * kD, d, nn * kD, nn * kD, 1)) ||
+      (n > 1 && !(s = upload(*ctx, de, nn * kD, e, nn * kD, (nn - 1) * kD, 1))) ||
+      !(s = upload(*ctx, dw, m * kD, w, m * kD, m * kD, 1)) ||
+      !(s = stein_device(*ctx, n, d, e, dd, de, m, w, dw, iblock, isplit, dz, nn, conv)))
+    return s;
   std::vector<int> ok(m);
   if (!(s = download(*ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1))) return s;
   if (!(s = download(*ctx, z, size_t(ldz) * kD, dz, nn * kD, nn * kD, m))) return s;

@@ -5,7 +5,8 @@
 //   JOBZ 'V': T = Z L Z^T by divide and conquer on the device (cuda/stedc.cu), the pairs
 //             certified there (LAPACK's two test ratios, below), A's eigenvectors Q Z by a
 //             cuBLAS product, downloaded into A.
-// Anything that fails a check is `unsafe`: the CPU recomputes it with DSYEVD.
+// Anything that fails a check is `unsafe`: the CPU recomputes it with DSYEVD. The reduction and
+// the certification are shared with gpu_syevx (cuda/symmetric_eigen.hpp).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include "scaling.hpp"
 #include "staging.hpp"
 #include "stedc.hpp"
+#include "symmetric_eigen.hpp"
 #include "sytrd.hpp"
 #include "workspace.hpp"
 
@@ -85,13 +87,6 @@ unsigned grid_for(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>(8192, std::max<int64_t>(1, (count + kThreads - 1) / kThreads)));
 }
 
-// DSYEVD's scaling of A: into [RMIN, RMAX] (sqrt(SMLNUM), sqrt(BIGNUM), SMLNUM = SAFMIN / EPS),
-// by a power of two (exact); 1 where A is there already.
-double dsyevd_scale(double amax) {
-  const double smlnum = DBL_MIN / scaling::kPrecision;
-  return scaling::power_of_two_into(amax, std::sqrt(smlnum), std::sqrt(1 / smlnum));
-}
-
 Status cublas_status(cublasStatus_t r) {
   return r == CUBLAS_STATUS_SUCCESS ? Status::success() : Status::fail(Status::device_error, "cublasDgemm failed");
 }
@@ -110,6 +105,66 @@ Status eigenvalues_only(int64_t n, const double *d, const double *e, double sigm
 }
 
 }  // namespace
+
+double dsyevd_rmax() { return std::sqrt(scaling::kPrecision / DBL_MIN); }
+
+double dsyevx_rmax() { return std::min(dsyevd_rmax(), 1 / std::sqrt(std::sqrt(DBL_MIN))); }
+
+Status reduce_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda, double rmax,
+                        const ReductionArrays &r, HostTridiagonal *t) {
+  cudaStream_t st = ctx.stream();
+  Status s;
+  // A up, checked, and scaled by a power of two into [1 / rmax, rmax] (DSYEVD's and DSYEVX's
+  // RMIN = sqrt(SMLNUM) is 1 / RMAX for DSYEVD; DSYEVX's RMAX is smaller), invariants again.
+  if (!(s = upload_symmetric(ctx, uplo, n, a, lda, r.a, r.flag, r.inv))) return s;
+  SimilarityInvariants inv{};
+  if (!(s = check(cudaMemcpyAsync(&inv, r.inv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "reduce_symmetric")))
+    return s;
+  t->sigma = scaling::power_of_two_into(inv.amax, std::sqrt(DBL_MIN / scaling::kPrecision), rmax);
+  if (t->sigma != 1) {
+    scale_kernel<<<grid_for(n * n), kThreads, 0, st>>>(r.a, n, n, t->sigma);
+    if (!(s = check_launch("scale_kernel")) || !(s = similarity_invariants(st, r.a, n, n, r.inv))) return s;
+  }
+  // T = Q^T A Q, checked; the host's copy of T.
+  t->d.assign(n, 0.0);
+  t->e.assign(std::max<int64_t>(1, n - 1), 0.0);
+  const SytrdZ zmode = r.q ? SytrdZ::form : SytrdZ::none;
+  if (r.q && !(s = set_identity(st, r.q, n, n))) return s;
+  if (!(s = sytrd_two_stage(st, n, r.a, n, r.d, r.e, r.q, n, zmode, r.work)) ||
+      !(s = check_reduction(ctx, n, r.d, r.e, r.q, r.flag, r.inv, t->d.data(), t->e.data())))
+    return s;
+  t->norm = 0;
+  for (int64_t i = 0; i < n; ++i)
+    t->norm = std::max(t->norm, std::fabs(t->d[i]) + (i > 0 ? std::fabs(t->e[i - 1]) : 0) +
+                                    (i + 1 < n ? std::fabs(t->e[i]) : 0));
+  return Status::success();
+}
+
+Status certify_pairs(Context &ctx, cublasHandle_t blas, int64_t n, int64_t m, const double *dd,
+                     const double *de, const double *lam, const double *z, int64_t ldz, double *g,
+                     double *ratio, double tnorm, bool *ok) {
+  cudaStream_t st = ctx.stream();
+  const CublasApi *api = cublas_api(nullptr);
+  const double one = 1, zero = 0;
+  Status s;
+  if (!(s = check(cudaMemsetAsync(ratio, 0, 2 * kD, st), "cudaMemsetAsync"))) return s;
+  residual_kernel<<<unsigned(m), kThreads, 0, st>>>(dd, de, lam, z, ldz, n, ratio);
+  if (!(s = check_launch("residual_kernel")) ||
+      !(s = cublas_status(api->dgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(m), int(n), &one, z,
+                                     int(ldz), z, int(ldz), &zero, g, int(m)))))
+    return s;
+  orthogonality_kernel<<<unsigned(m), kThreads, 0, st>>>(g, m, m, ratio);
+  if (!(s = check_launch("orthogonality_kernel"))) return s;
+  double r[2] = {0, 0};
+  if (!(s = check(cudaMemcpyAsync(r, ratio, sizeof r, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "certify_pairs")))
+    return s;
+  const double res = r[0] == 0 ? 0 : r[0] / (double(n) * (tnorm > 0 ? tnorm : 1) * kUlp);
+  const double orth = r[1] / (double(n) * kUlp);
+  *ok = res <= kCertifyRatio && orth <= kCertifyRatio;
+  return Status::success();
+}
 
 Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) {
   const bool wantz = jobz == 'V';
@@ -134,77 +189,44 @@ Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w)
   const size_t o_work = plan.add(std::max(sytrd_two_stage_bytes(n, zmode), wantz ? stedc_device_bytes(n) : 0));
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
-  double *da = buf.at<double>(o_a), *dq = wantz ? buf.at<double>(o_q) : nullptr;
-  double *dz = wantz ? buf.at<double>(o_z) : nullptr, *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e);
-  double *dt = buf.at<double>(o_t), *ratio = buf.at<double>(o_ratio);
-  int *flag = buf.at<int>(o_flag);
-  auto *dinv = buf.at<SimilarityInvariants>(o_inv);
-  void *dwork = buf.at<char>(o_work);
+  const ReductionArrays r{buf.at<double>(o_a), wantz ? buf.at<double>(o_q) : nullptr, buf.at<double>(o_d),
+                          buf.at<double>(o_e), buf.at<int>(o_flag), buf.at<SimilarityInvariants>(o_inv),
+                          buf.at<char>(o_work)};
+  double *dz = wantz ? buf.at<double>(o_z) : nullptr, *dt = buf.at<double>(o_t);
 
-  // A up, checked, and scaled where DSYEVD would scale it (its invariants then measured again).
-  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, da, flag, dinv))) return s;
-  SimilarityInvariants inv{};
-  if (!(s = check(cudaMemcpyAsync(&inv, dinv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
-      !(s = check(cudaStreamSynchronize(st), "syevd")))
-    return s;
-  const double sigma = dsyevd_scale(inv.amax);
-  if (sigma != 1) {
-    scale_kernel<<<grid_for(n * n), kThreads, 0, st>>>(da, n, n, sigma);
-    if (!(s = check_launch("syevd scale_kernel")) || !(s = similarity_invariants(st, da, n, n, dinv))) return s;
-  }
-
-  // T = Q^T A Q, T checked; the host's copy of T in hd, he.
-  std::vector<double> hd(n), he(std::max<int64_t>(1, n - 1));
-  if (wantz && !(s = set_identity(st, dq, n, n))) return s;
-  if (!(s = sytrd_two_stage(st, n, da, n, dd, de, dq, n, zmode, dwork)) ||
-      !(s = check_reduction(*ctx, n, dd, de, dq, flag, dinv, hd.data(), he.data())))
-    return s;
-  if (!wantz) return eigenvalues_only(n, hd.data(), he.data(), sigma, w);
+  // A scaled where DSYEVD would scale it, reduced to T = Q^T A Q (checked).
+  HostTridiagonal t;
+  if (!(s = reduce_symmetric(*ctx, uplo, n, a, lda, dsyevd_rmax(), r, &t))) return s;
+  if (!wantz) return eigenvalues_only(n, t.d.data(), t.e.data(), t.sigma, w);
 
   // T's eigenpairs: d := L, dz := Z (T's copy kept in dt for the residual).
-  if (!(s = check(cudaMemcpyAsync(dt, dd, n * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
-      (n > 1 && !(s = check(cudaMemcpyAsync(dt + n, de, (n - 1) * kD, cudaMemcpyDeviceToDevice, st),
+  if (!(s = check(cudaMemcpyAsync(dt, r.d, n * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+      (n > 1 && !(s = check(cudaMemcpyAsync(dt + n, r.e, (n - 1) * kD, cudaMemcpyDeviceToDevice, st),
                             "cudaMemcpyAsync"))))
     return s;
   int info = 0;
-  if (!(s = stedc_device(blas, st, n, dd, de, dz, n, dwork, &info))) return s;
+  if (!(s = stedc_device(blas, st, n, r.d, r.e, dz, n, r.work, &info))) return s;
   if (info != 0) return Status::fail(Status::unsafe, "divide and conquer did not converge: recomputed by LAPACK");
 
-  // Certified: ||T Z - Z L|| / (n ||T|| ulp) and ||Z^T Z - I|| / (n ulp) within the threshold
-  // (Z^T Z formed in da, free since the reduction).
+  // Certified (Z^T Z formed in r.a, free since the reduction).
+  bool ok = false;
+  if (!(s = certify_pairs(*ctx, blas, n, n, dt, dt + n, r.d, dz, n, r.a, buf.at<double>(o_ratio), t.norm, &ok)))
+    return s;
+  if (!ok) return Status::fail(Status::unsafe, "T's eigenpairs failed their check: recomputed by LAPACK");
+
+  // A's eigenvectors Q Z into r.a, then both results down (w unscaled).
   const CublasApi *api = cublas_api(nullptr);
   const double one = 1, zero = 0;
-  if (!(s = check(cudaMemsetAsync(ratio, 0, 2 * kD, st), "cudaMemsetAsync"))) return s;
-  residual_kernel<<<unsigned(n), kThreads, 0, st>>>(dt, dt + n, dd, dz, n, n, ratio);
-  if (!(s = check_launch("syevd residual_kernel")) ||
-      !(s = cublas_status(api->dgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(n), int(n), &one, dz,
-                                     int(n), dz, int(n), &zero, da, int(n)))))
-    return s;
-  orthogonality_kernel<<<unsigned(n), kThreads, 0, st>>>(da, n, n, ratio);
-  if (!(s = check_launch("syevd orthogonality_kernel"))) return s;
-  double r[2] = {0, 0};
-  if (!(s = check(cudaMemcpyAsync(r, ratio, sizeof r, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
-      !(s = check(cudaStreamSynchronize(st), "syevd")))
-    return s;
-  double tnorm = 0;
-  for (int64_t i = 0; i < n; ++i)
-    tnorm = std::max(tnorm, std::fabs(hd[i]) + (i > 0 ? std::fabs(he[i - 1]) : 0) + (i + 1 < n ? std::fabs(he[i]) : 0));
-  const double res = r[0] == 0 ? 0 : r[0] / (double(n) * (tnorm > 0 ? tnorm : 1) * kUlp);
-  const double orth = r[1] / (double(n) * kUlp);
-  if (!(res <= kCertifyRatio && orth <= kCertifyRatio))
-    return Status::fail(Status::unsafe, "T's eigenpairs failed their check: recomputed by LAPACK");
-
-  // A's eigenvectors Q Z into da, then both results down (w unscaled).
-  if (!(s = cublas_status(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, dq, int(n),
-                                     dz, int(n), &zero, da, int(n)))))
+  if (!(s = cublas_status(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, r.q, int(n),
+                                     dz, int(n), &zero, r.a, int(n)))))
     return s;
   std::vector<double> vals(n);
-  if (!(s = download(*ctx, vals.data(), n * kD, dd, n * kD, n * kD, 1))) return s;
+  if (!(s = download(*ctx, vals.data(), n * kD, r.d, n * kD, n * kD, 1))) return s;
   // A is the input too: once part of it is overwritten, nothing can be recomputed.
   bool wrote = false;
-  if (!(s = download(*ctx, a, lda * kD, da, n * kD, n * kD, n, nullptr, &wrote)))
+  if (!(s = download(*ctx, a, lda * kD, r.a, n * kD, n * kD, n, nullptr, &wrote)))
     return wrote ? Status::fail(Status::output_lost, s.reason) : s;
-  for (int64_t i = 0; i < n; ++i) w[i] = vals[i] / sigma;
+  for (int64_t i = 0; i < n; ++i) w[i] = vals[i] / t.sigma;
   return Status::success();
 }
 

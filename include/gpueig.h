@@ -265,10 +265,50 @@ GPUEIG_API int gpu_stein(int n, const double *d, const double *e, int m, const d
  * (as gpu_stebz). T's eigenpairs are checked on the device (||T z - lambda z|| and ||Z^T Z - I||
  * within LAPACK's test threshold); a matrix with NaN or Inf entries, a reduction or eigenpairs
  * that fail their check, or a tridiagonal problem that does not converge are solved by LAPACK
- * DSYEVD on the CPU instead, which gives the INFO > 0 cases. CPU path: DSYEVD. auto sends no size
- * to the GPU until the method has been timed there (gpueig_backend_reason says so).
+ * DSYEVD on the CPU instead, which gives the INFO > 0 cases. CPU path: DSYEVD. auto runs JOBZ =
+ * 'V' on the GPU from N = GPUEIG_CROSSOVER_SYEVD (default 256, measured against DSYEVD) and
+ * JOBZ = 'N' from gpu_sytrd_givens' crossover (GPUEIG_CROSSOVER_SYTRD).
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double *w);
+
+/* ---------------------------------------------------------------------------------------------
+ * gpu_syevx: selected eigenvalues and, optionally, eigenvectors of a real symmetric matrix A: all,
+ * those in (VL, VU], or the IL-th through IU-th smallest. (LAPACK analogue: DSYEVX, without its
+ * WORK/LWORK/IWORK arguments.)
+ *
+ *  1 JOBZ   [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
+ *  2 RANGE  [in] 'A': all;  'V': those in the half-open interval (VL, VU];  'I': IL..IU.
+ *  3 UPLO   [in] 'U' or 'L': the triangle of A referenced.
+ *  4 N      [in] order of A, N >= 0.
+ *  5 A      [in,out] (LDA, N) the symmetric matrix (triangle UPLO); on exit that triangle,
+ *           diagonal included, is destroyed (as DSYEVX).
+ *  6 LDA    [in] LDA >= max(1, N).
+ *  7 VL, 8 VU [in] RANGE = 'V': the interval, VL < VU (N > 0); not referenced otherwise.
+ *  9 IL, 10 IU [in] RANGE = 'I': 1 <= IL <= IU <= N, or IL = 1 and IU = 0 for N = 0.
+ * 11 ABSTOL [in] the absolute error tolerance of the eigenvalues (<= 0: EPS ||T||_1, as DSYEVX;
+ *           2*DLAMCH('S') gives the most accurate ones).
+ * 12 M      [out] the number of eigenvalues found (RANGE 'A': N; 'I': IU-IL+1).
+ * 13 W      [out] (N) W(1..M) the selected eigenvalues, ascending.
+ * 14 Z      [out] (LDZ, max(1, M)) JOBZ = 'V': column i the orthonormal eigenvector for W(i)
+ *           (M columns are written); not referenced for JOBZ = 'N'.
+ * 15 LDZ    [in] LDZ >= 1, and LDZ >= N for JOBZ = 'V'.
+ * 16 IFAIL  [out] (N) JOBZ = 'V': zero in IFAIL(1..M) if INFO = 0; if INFO > 0 the indices of
+ *           the eigenvectors that failed to converge. Not referenced for JOBZ = 'N'.
+ * INFO = 0, -i, or i > 0: i eigenvectors failed to converge (their indices in IFAIL), as DSYEVX.
+ * GPU method: all eigenvalues (RANGE 'A', or 'I' with IL = 1, IU = N) go to gpu_syevd's GPU
+ * method (divide and conquer; the eigenvectors are then copied to Z), whatever ABSTOL. A subset:
+ * A reduced to T = Q^T A Q by Givens rotations with Q formed (A scaled first where DSYEVX scales
+ * it), the eigenvalues of T by GPU bisection, their vectors by gpu_stein's GPU method on T in
+ * device memory, the pairs checked on the device (||T z - lambda z|| and ||Z^T Z - I|| within
+ * LAPACK's test threshold), Q Z by a cuBLAS product, only the N x M vectors downloaded. A matrix
+ * with NaN or Inf entries, a reduction or eigenpairs that fail their check, bisection that fails
+ * or a vector that does not converge: LAPACK DSYEVX on the CPU recomputes the call (and gives
+ * the INFO > 0 cases). CPU path: DSYEVX. auto keeps every size on the CPU until the GPU method
+ * has been timed (gpueig_backend_reason says so); GPUEIG_CROSSOVER_SYEVX sets a size.
+ * ------------------------------------------------------------------------------------------- */
+GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl,
+                         double vu, int il, int iu, double abstol, int *m, double *w, double *z,
+                         int ldz, int *ifail);
 
 /* ---------------------------------------------------------------------------------------------
  * gpu_toeplitz_eig: eigenvalues (and optionally eigenvectors) of the real symmetric Toeplitz

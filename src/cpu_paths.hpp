@@ -29,6 +29,10 @@ int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb);
 // DSYEVD (workspace allocated here); A is overwritten (by the eigenvectors for jobz 'V').
 int syevd(char jobz, char uplo, int n, double *a, int lda, double *w);
 
+// DSYEVX (workspace allocated here); A is destroyed.
+int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl, double vu, int il,
+          int iu, double abstol, int *m, double *w, double *z, int ldz, int *ifail);
+
 // C := A * B by the BLAS of the CPU backend (column-major, m x k times k x n): the products of
 // the divide-and-conquer phases when they run on the host (stedc_phases::Gemm).
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, const double *b,

@@ -31,6 +31,7 @@ const RoutineInfo kRoutines[] = {
     {"getrs", true, tuning::kCrossoverGetrs, "n"},
     {"stein", true, tuning::kCrossoverStein, "n"},
     {"syevd", true, tuning::kCrossoverSyevd, "n"},
+    {"syevx", true, tuning::kCrossoverSyevx, "n"},
 };
 
 std::atomic<int> g_policy{-1};

@@ -12,7 +12,7 @@
 
 namespace gpueig {
 
-enum class Routine { sytrd, stebz, gtsv, getrf, toeplitz, gesv, getrs, stein, syevd, count };
+enum class Routine { sytrd, stebz, gtsv, getrf, toeplitz, gesv, getrs, stein, syevd, syevx, count };
 enum class Policy { automatic, gpu, cpu };
 enum class Backend { none, cpu, gpu };
 

@@ -7,14 +7,17 @@
 // partly written, a device lost for the rest of the process.
 #include <algorithm>
 #include <atomic>
+#include <cfloat>
 #include <cmath>
 #include <mutex>
+#include <numeric>
 #include <vector>
 
 #include "cpu_paths.hpp"
 #include "fault.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
+#include "scaling.hpp"
 #include "stedc_phases.hpp"
 #include "stein_phases.hpp"
 
@@ -40,6 +43,37 @@ bool finite(const double *a, int64_t lda, int64_t m, int64_t n) {
     for (int64_t i = 0; i < m; ++i)
       if (!std::isfinite(a[i + j * lda])) return false;
   return true;
+}
+
+// LAPACK's two test ratios of m eigenpairs of T = tridiag(e, d, e) as the device's check computes
+// them (cuda/symmetric_eigen.hpp): max_j ||T z_j - w_j z_j||_1 / (n ||T||_1 ulp), and
+// ||Z^T Z - I||_1 / (n ulp).
+double pairs_residual(int64_t n, const double *d, const double *e, int64_t m, const double *w,
+                      const double *z) {
+  double tnorm = 0, worst = 0;
+  for (int64_t i = 0; i < n; ++i)
+    tnorm = std::max(tnorm, std::fabs(d[i]) + (i > 0 ? std::fabs(e[i - 1]) : 0) + (i + 1 < n ? std::fabs(e[i]) : 0));
+  for (int64_t j = 0; j < m; ++j) {
+    const double *x = z + j * n;
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i)
+      s += std::fabs((d[i] - w[j]) * x[i] + (i > 0 ? e[i - 1] * x[i - 1] : 0) + (i + 1 < n ? e[i] * x[i + 1] : 0));
+    worst = std::max(worst, s);
+  }
+  return worst == 0 ? 0 : worst / (double(n) * (tnorm > 0 ? tnorm : 1) * DBL_EPSILON);
+}
+double pairs_orthogonality(int64_t n, int64_t m, const double *z) {
+  double worst = 0;
+  for (int64_t j = 0; j < m; ++j) {
+    double s = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      double g = 0;
+      for (int64_t k = 0; k < n; ++k) g += z[k + i * n] * z[k + j * n];
+      s += std::fabs(g - (i == j ? 1.0 : 0.0));
+    }
+    worst = std::max(worst, s);
+  }
+  return worst / (double(n) * DBL_EPSILON);
 }
 
 // Copies columns [0, cols) of an m-row matrix.
@@ -179,6 +213,63 @@ class Fake final : public Device {
     if (download_fails()) return Status::fail(Status::device_error, why_lost());
     std::copy(vals.begin(), vals.end(), w);
     if (jobz == 'V') copy_columns(n, n, vecs.data(), n, a, lda);
+    return Status::success();
+  }
+
+  // The device's method on the host: A scaled where DSYEVX scales it, the reduction with Q
+  // (LAPACK here), bisection, the inverse iteration the device runs (src/stein_phases.hpp), Q Z,
+  // the pairs of T checked as the device checks them, the columns sorted.
+  Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda, double vl,
+               double vu, int il, int iu, double abstol, int *m, double *w, double *z,
+               int64_t ldz) override {
+    const bool wantz = jobz == 'V';
+    Status s = start(wantz);
+    if (!s) return s;
+    std::vector<double> full = mirrored(uplo, n, a, lda);
+    if (!finite(full.data(), n, n, n))
+      return Status::fail(Status::unsafe, "A holds NaN or Inf entries: solved by LAPACK");
+    double amax = 0;
+    for (double x : full) amax = std::max(amax, std::fabs(x));
+    const double smlnum = DBL_MIN / DBL_EPSILON;
+    const double sigma = scaling::power_of_two_into(
+        amax, std::sqrt(smlnum), std::min(std::sqrt(1 / smlnum), 1 / std::sqrt(std::sqrt(DBL_MIN))));
+    for (double &x : full) x *= sigma;
+    std::vector<double> d(n), e(std::max<int64_t>(1, n - 1)), q(wantz ? n * n : 1);
+    if (cpu::sytrd(wantz ? 'V' : 'N', uplo, int(n), full.data(), int(n), d.data(), e.data(), q.data(),
+                   int(wantz ? n : 1)) != 0)
+      return Status::fail(Status::device_error, "fake device: LAPACK failed");
+    const bool byval = range == 'V';
+    std::vector<double> vals(n);
+    std::vector<int> iblock(n), isplit(n);
+    int mm = 0, nsplit = 0;
+    const int bz = cpu::stebz(range, wantz ? 'B' : 'E', int(n), byval ? vl * sigma : vl,
+                              byval ? vu * sigma : vu, il, iu, abstol > 0 ? abstol * sigma : abstol,
+                              d.data(), e.data(), &mm, &nsplit, vals.data(), iblock.data(), isplit.data());
+    if (bz < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    if (bz > 0) return Status::fail(Status::unsafe, "bisection did not converge");
+    std::vector<int> perm(mm);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::vector<double> vecs;
+    if (wantz && mm > 0) {
+      std::vector<double> zz(size_t(n) * mm);
+      std::vector<int> ff(mm);
+      const int r = stein_phases::solve(int(n), d.data(), e.data(), mm, vals.data(), iblock.data(),
+                                        isplit.data(), zz.data(), int(n), ff.data(), cpu::gemm);
+      if (r < 0) return Status::fail(Status::device_error, "fake device: out of memory");
+      if (r > 0) return Status::fail(Status::unsafe, "inverse iteration did not converge");
+      if (!(pairs_residual(n, d.data(), e.data(), mm, vals.data(), zz.data()) <= 30 &&
+            pairs_orthogonality(n, mm, zz.data()) <= 30))
+        return Status::fail(Status::unsafe, "T's eigenpairs failed their check");
+      vecs.resize(size_t(n) * mm);
+      cpu::gemm(n, mm, n, q.data(), n, zz.data(), n, vecs.data(), n);
+      std::stable_sort(perm.begin(), perm.end(), [&](int i, int j) { return vals[i] < vals[j]; });
+    }
+    if (download_fails()) return Status::fail(Status::device_error, why_lost());
+    for (int j = 0; j < mm; ++j) {
+      w[j] = vals[perm[j]] / sigma;
+      if (wantz) std::copy_n(vecs.data() + int64_t(perm[j]) * n, n, z + j * ldz);
+    }
+    *m = mm;
     return Status::success();
   }
 

@@ -27,6 +27,10 @@ class Absent final : public Device {
   }
   Status getrf(int64_t, int64_t, double *, int64_t, int *, int *) override { return none(); }
   Status syevd(char, char, int64_t, double *, int64_t, double *) override { return none(); }
+  Status syevx(char, char, char, int64_t, const double *, int64_t, double, double, int, int, double,
+               int *, double *, double *, int64_t) override {
+    return none();
+  }
   Status stein(int, const double *, const double *, int, const double *, const int *, const int *,
                double *, int, int *, int *) override {
     return none();

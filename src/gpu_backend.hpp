@@ -113,6 +113,16 @@ class Device {
   // theirs (the CPU recomputes): the GPU half reports no INFO > 0.
   virtual Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) = 0;
 
+  // DSYEVX for a subset (arguments already checked, n >= 1; jobz 'N' or 'V', range 'V' or 'I',
+  // uplo 'U' or 'L', upper case; VL, VU, IL, IU, ABSTOL as the caller gave them): *m, w (*m
+  // eigenvalues, ascending) and for 'V' z (ldz, *m columns), written only on ok; A (lda, triangle
+  // uplo) only read. `unsafe` for a matrix with NaN or Inf entries, a reduction that fails its
+  // check, bisection that fails, and vectors that do not converge or fail their check (the CPU
+  // recomputes the call): the GPU half reports no INFO > 0.
+  virtual Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda,
+                       double vl, double vu, int il, int iu, double abstol, int *m, double *w,
+                       double *z, int64_t ldz) = 0;
+
   // The tridiagonal forms of the two half blocks of the symmetric Toeplitz matrix T(i,j) =
   // t(|i-j|) (t on the host: n >= 1 finite entries, already scaled so that the blocks cannot
   // overflow): halves[0] of the symmetric eigenvectors (order n - n/2, with the middle row for

@@ -46,7 +46,7 @@ void bind_all() {
          bind(h, "dstein_", g_table.dstein) &&
          bind(h, "dsytrd_", g_table.dsytrd) &&
          bind(h, "dorgtr_", g_table.dorgtr) && bind(h, "dsyevr_", g_table.dsyevr) &&
-         bind(h, "dsyevd_", g_table.dsyevd) &&
+         bind(h, "dsyevd_", g_table.dsyevd) && bind(h, "dsyevx_", g_table.dsyevx) &&
          bind(h, "dgemm_", g_table.dgemm);
 }
 

@@ -34,6 +34,11 @@ using dsyevr_t = void (*)(const char *jobz, const char *range, const char *uplo,
                           const int *il, const int *iu, const double *abstol, int *m, double *w,
                           double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
                           int *iwork, const int *liwork, int *info, size_t, size_t, size_t);
+using dsyevx_t = void (*)(const char *jobz, const char *range, const char *uplo, const int *n,
+                          double *a, const int *lda, const double *vl, const double *vu,
+                          const int *il, const int *iu, const double *abstol, int *m, double *w,
+                          double *z, const int *ldz, double *work, const int *lwork, int *iwork,
+                          int *ifail, int *info, size_t, size_t, size_t);
 using dsyevd_t = void (*)(const char *jobz, const char *uplo, const int *n, double *a,
                           const int *lda, double *w, double *work, const int *lwork, int *iwork,
                           const int *liwork, int *info, size_t, size_t);
@@ -53,6 +58,7 @@ struct Table {
   dorgtr_t dorgtr;
   dsyevr_t dsyevr;
   dsyevd_t dsyevd;
+  dsyevx_t dsyevx;
   dgemm_t dgemm;
 };
 

@@ -67,6 +67,8 @@ constexpr int64_t kCrossoverSyevd = 256;
 // stein (DSTEIN's contract): the GPU method (cuda/stein.cu) passes its tests on the H100 but has
 // not been timed there yet.
 constexpr int64_t kCrossoverStein = kNotTimed;
+// syevx (a subset of the spectrum; all of it goes by syevd's crossover): not timed yet.
+constexpr int64_t kCrossoverSyevx = kNotTimed;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.

@@ -1,0 +1,125 @@
+// gpu_syevx's GPU half for a subset of the spectrum (Device::syevx; the whole spectrum goes to
+// gpu_syevd's): A up, scaled where DSYEVX scales it and reduced to T = Q^T A Q with Q formed
+// (cuda/symmetric_eigen.hpp), the wanted eigenvalues of T by the GPU's bisection (gpu_stebz's
+// GPU half, ORDER 'B' for vectors as DSYEVX asks DSTEBZ), their vectors by gpu_stein's method on
+// T already on the device (cuda/stein.hpp), the pairs certified there (LAPACK's residual and
+// orthogonality ratios within 30), Q Z by cuBLAS, the columns put in ascending order of the
+// eigenvalues (DSYEVX's final sort), and only the n x M vectors downloaded.
+// Anything that fails is `unsafe`: the CPU recomputes the call with DSYEVX.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "context.hpp"
+#include "cublas_loader.hpp"
+#include "device_util.hpp"
+#include "hardware.hpp"
+#include "staging.hpp"
+#include "stein.hpp"
+#include "symmetric_eigen.hpp"
+#include "workspace.hpp"
+
+namespace gpueig::gpu {
+namespace {
+
+constexpr size_t kD = sizeof(double);
+
+// out(:, j) = in(:, perm[j]) for the m columns of n rows (both ld n).
+__global__ void gather_columns_kernel(const double *in, const int *perm, int64_t n, int64_t m, double *out) {
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < n * m;
+       idx += int64_t(gridDim.x) * blockDim.x)
+    out[idx] = in[idx % n + int64_t(perm[idx / n]) * n];
+}
+
+}  // namespace
+
+Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda, double vl,
+             double vu, int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz) {
+  const bool wantz = jobz == 'V';
+  if (n > 65535) return Status::fail(Status::unavailable, "syevx: n > 65535");
+  DeviceScope scope;
+  Context *ctx = nullptr;
+  Status s = enter(scope, ctx);
+  if (!s) return s;
+  cudaStream_t st = ctx->stream();
+  cublasHandle_t blas = nullptr;
+  if (wantz && !(s = ctx->blas(&blas))) return s;
+
+  const size_t nn = size_t(n) * size_t(n);
+  WorkspacePlan plan;
+  const size_t o_a = plan.add_array<double>(nn), o_q = wantz ? plan.add_array<double>(nn) : 0;
+  const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
+  const size_t o_flag = plan.add_array<int>(1), o_inv = plan.add_array<SimilarityInvariants>(1);
+  const size_t o_work = plan.add(sytrd_two_stage_bytes(n, wantz ? SytrdZ::form : SytrdZ::none));
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  const ReductionArrays r{buf.at<double>(o_a), wantz ? buf.at<double>(o_q) : nullptr, buf.at<double>(o_d),
+                          buf.at<double>(o_e), buf.at<int>(o_flag), buf.at<SimilarityInvariants>(o_inv),
+                          buf.at<char>(o_work)};
+
+  // 1. T = Q^T (sigma A) Q, checked.
+  HostTridiagonal t;
+  if (!(s = reduce_symmetric(*ctx, uplo, n, a, lda, dsyevx_rmax(), r, &t))) return s;
+
+  // 2. The wanted eigenvalues of T (VL, VU and ABSTOL scaled with A, as DSYEVX scales them).
+  const double sigma = t.sigma;
+  const double vll = range == 'V' ? vl * sigma : vl, vuu = range == 'V' ? vu * sigma : vu;
+  const double abstll = abstol > 0 ? abstol * sigma : abstol;
+  std::vector<double> vals(n);
+  std::vector<int> iblock(n), isplit(n);
+  int mm = 0, nsplit = 0, info = 0;
+  if (!(s = gpu::stebz(range, wantz ? 'B' : 'E', int(n), vll, vuu, il, iu, abstll, t.d.data(), t.e.data(), &mm,
+                       &nsplit, vals.data(), iblock.data(), isplit.data(), &info)))
+    return s;
+  if (info != 0) return Status::fail(Status::unsafe, "bisection: DSTEBZ INFO " + std::to_string(info) + ": LAPACK's turn");
+  if (!wantz || mm == 0) {
+    for (int j = 0; j < mm; ++j) w[j] = vals[j] / sigma;
+    *m = mm;
+    return Status::success();
+  }
+
+  // 3. Their vectors, certified.
+  WorkspacePlan vplan;
+  const size_t o_w = vplan.add_array<double>(mm), o_z = vplan.add_array<double>(size_t(n) * mm);
+  const size_t o_out = vplan.add_array<double>(size_t(n) * mm), o_g = vplan.add_array<double>(size_t(mm) * mm);
+  const size_t o_ratio = vplan.add_array<double>(2), o_conv = vplan.add_array<int>(mm);
+  const size_t o_perm = vplan.add_array<int>(mm);
+  Workspace vbuf(st);
+  if (!(s = vbuf.allocate(vplan))) return s;
+  double *dw = vbuf.at<double>(o_w), *dz = vbuf.at<double>(o_z), *dout = vbuf.at<double>(o_out);
+  int *conv = vbuf.at<int>(o_conv), *dperm = vbuf.at<int>(o_perm);
+  if (!(s = upload(*ctx, dw, mm * kD, vals.data(), mm * kD, mm * kD, 1)) ||
+      !(s = stein_device(*ctx, int(n), t.d.data(), t.e.data(), r.d, r.e, mm, vals.data(), dw, iblock.data(),
+                         isplit.data(), dz, n, conv)))
+    return s;
+  std::vector<int> ok(mm);
+  if (!(s = download(*ctx, ok.data(), mm * sizeof(int), conv, mm * sizeof(int), mm * sizeof(int), 1))) return s;
+  if (std::count(ok.begin(), ok.end(), 0) > 0)
+    return Status::fail(Status::unsafe, "inverse iteration did not converge for every vector: LAPACK's turn");
+  bool certified = false;
+  if (!(s = certify_pairs(*ctx, blas, n, mm, r.d, r.e, dw, dz, n, vbuf.at<double>(o_g),
+                          vbuf.at<double>(o_ratio), t.norm, &certified)))
+    return s;
+  if (!certified) return Status::fail(Status::unsafe, "T's eigenpairs failed their check: recomputed by LAPACK");
+
+  // 4. A's eigenvectors Q Z, in ascending order of their eigenvalues (ORDER 'B' is by block), down.
+  std::vector<int> perm(mm);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](int i, int j) { return vals[i] < vals[j]; });
+  const CublasApi *api = cublas_api(nullptr);
+  const double one = 1, zero = 0;
+  if (api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), mm, int(n), &one, r.q, int(n), dz, int(n), &zero, dout,
+                 int(n)) != CUBLAS_STATUS_SUCCESS)
+    return Status::fail(Status::device_error, "cublasDgemm failed");
+  if (!(s = upload(*ctx, dperm, mm * sizeof(int), perm.data(), mm * sizeof(int), mm * sizeof(int), 1))) return s;
+  const int64_t count = int64_t(n) * mm;
+  gather_columns_kernel<<<unsigned(std::min<int64_t>(8192, (count + 255) / 256)), 256, 0, st>>>(dout, dperm, n, mm, dz);
+  if (!(s = check_launch("syevx gather_columns_kernel")) ||
+      !(s = download(*ctx, z, size_t(ldz) * kD, dz, n * kD, n * kD, mm)))
+    return s;
+  for (int j = 0; j < mm; ++j) w[j] = vals[perm[j]] / sigma;
+  *m = mm;
+  return Status::success();
+}
+
+}  // namespace gpueig::gpu
