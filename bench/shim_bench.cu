@@ -15,8 +15,9 @@
 //
 //   LD_PRELOAD=build/libgpueig_lapack.so build/bench/shim_bench ROUTINE N[,N...] [REPS]
 //   ROUTINE: dsyevd dsyev dsterf dstebz dgetrf dgesv dgetrs dgtsv, and dsyevd_v dsyev_v (JOBZ =
-//   'V'; served only where gpu_syevd runs on the GPU: GPUEIG_CROSSOVER_SYEVD=0 until its
-//   crossover is measured) (REPS default 5; dgetrs: NRHS
+//   'V'; served where gpu_syevd runs on the GPU), dsyevx_1pct dsyevr_1pct (the smallest 1% of
+//   the eigenpairs, RANGE 'I'; served where gpu_syevx runs on the GPU: GPUEIG_CROSSOVER_SYEVX
+//   until its crossover is measured) (REPS default 5; dgetrs: NRHS
 //   from SHIM_BENCH_NRHS, default 1)
 // Without the shim loaded it says so and exits 2.
 #include <cuda_runtime.h>
@@ -45,6 +46,12 @@ void dsyevd_(const char *, const char *, const int *, double *, const int *, dou
 void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *,
             const int *, int *, size_t, size_t);
 void dsterf_(const int *, double *, double *, int *);
+void dsyevx_(const char *, const char *, const char *, const int *, double *, const int *, const double *,
+             const double *, const int *, const int *, const double *, int *, double *, double *, const int *,
+             double *, const int *, int *, int *, int *, size_t, size_t, size_t);
+void dsyevr_(const char *, const char *, const char *, const int *, double *, const int *, const double *,
+             const double *, const int *, const int *, const double *, int *, double *, double *, const int *,
+             int *, double *, const int *, int *, const int *, int *, size_t, size_t, size_t);
 void dstebz_(const char *, const char *, const int *, const double *, const double *, const int *,
              const int *, const double *, const double *, const double *, int *, int *, double *,
              int *, int *, double *, int *, int *, size_t, size_t);
@@ -180,6 +187,8 @@ using getrf_t = decltype(&dgetrf_);
 using gesv_t = decltype(&dgesv_);
 using getrs_t = decltype(&dgetrs_);
 using gtsv_t = decltype(&dgtsv_);
+using syevx_t = decltype(&dsyevx_);
+using syevr_t = decltype(&dsyevr_);
 
 // Eigenvalues (JOBZ = 'N') or eigenpairs (`vectors`, JOBZ = 'V') of a random symmetric matrix:
 // dsyevd or dsyev; anchor cuSOLVER (upload, dsyevd, download W and, with vectors, Z).
@@ -242,6 +251,72 @@ Result symmetric_values(bool divide_and_conquer, bool vectors, bool with_anchor,
     for (int i = 0; i < n; ++i) c += std::fabs(a0[i + size_t(j) * n]);
     anorm = std::max(anorm, c);
   }
+  return {paths, value_ratio(w_served, w_own, n, anorm)};
+}
+
+// The smallest 1% of the eigenpairs (RANGE 'I', IL = 1, IU = max(1, n / 100), JOBZ 'V') of a
+// random symmetric matrix: dsyevx or dsyevr (`mrrr`); anchor cuSOLVER (upload, dsyevdx with
+// RANGE 'I', download W and the M vectors).
+Result selected_pairs(bool mrrr, bool with_anchor, int n, int reps) {
+  const Vec a0 = symmetric(n, 1000 + n);
+  const int il = 1, iu = std::max(1, n / 100), count = iu - il + 1;
+  const double vl = 0, vu = 0, abstol = 0;
+  Vec a, w_served(n), w_own(n), w_anchor(n), z(size_t(n) * count), z_anchor(size_t(n) * count);
+  const int lwork = mrrr ? 26 * n : 8 * n, liwork = mrrr ? 10 * n : 5 * n;
+  Vec work(lwork);
+  std::vector<int> iwork(liwork), ifail(n), isuppz(2 * n);
+  int info = 0, m = 0;
+  const syevx_t own_syevx = mrrr ? nullptr : own<syevx_t>("dsyevx_");
+  const syevr_t own_syevr = mrrr ? own<syevr_t>("dsyevr_") : nullptr;
+  auto call = [&](bool served, Vec &w) {
+    if (mrrr) {
+      auto f = served ? &dsyevr_ : own_syevr;
+      f("V", "I", "L", &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(), z.data(), &n, isuppz.data(),
+        work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
+    } else {
+      auto f = served ? &dsyevx_ : own_syevx;
+      f("V", "I", "L", &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(), z.data(), &n, work.data(),
+        &lwork, iwork.data(), ifail.data(), &info, 1, 1, 1);
+    }
+    CHECK(info == 0 && m == count, "%s INFO %d M %d", mrrr ? "dsyevr" : "dsyevx", info, m);
+  };
+  std::vector<Path> paths = {
+      {"served", [&] { a = a0; }, [&] { call(true, w_served); }},
+      {"own LAPACK", [&] { a = a0; }, [&] { call(false, w_own); }},
+  };
+  cusolverDnHandle_t h = nullptr;
+  double *d_a = nullptr, *d_w = nullptr, *d_work = nullptr;
+  int *d_info = nullptr, dlwork = 0, meig = 0;
+  if (with_anchor) {
+    CHECK(cusolverDnCreate(&h) == CUSOLVER_STATUS_SUCCESS, "cusolverDnCreate");
+    CHECK(cudaMalloc(&d_a, sizeof(double) * n * n) == cudaSuccess, "cudaMalloc");
+    CHECK(cudaMalloc(&d_w, sizeof(double) * n) == cudaSuccess, "cudaMalloc");
+    CHECK(cudaMalloc(&d_info, sizeof(int)) == cudaSuccess, "cudaMalloc");
+    CHECK(cusolverDnDsyevdx_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I, CUBLAS_FILL_MODE_LOWER,
+                                       n, d_a, n, vl, vu, il, iu, &meig, d_w, &dlwork) == CUSOLVER_STATUS_SUCCESS,
+          "bufferSize");
+    CHECK(cudaMalloc(&d_work, sizeof(double) * std::max(dlwork, 1)) == cudaSuccess, "cudaMalloc");
+    paths.push_back({"cuSOLVER dsyevdx", [] {}, [&] {
+                       CHECK(cudaMemcpy(d_a, a0.data(), sizeof(double) * n * n, cudaMemcpyHostToDevice) == cudaSuccess, "upload");
+                       CHECK(cusolverDnDsyevdx(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I, CUBLAS_FILL_MODE_LOWER, n,
+                                               d_a, n, vl, vu, il, iu, &meig, d_w, d_work, dlwork,
+                                               d_info) == CUSOLVER_STATUS_SUCCESS, "dsyevdx");
+                       CHECK(cudaMemcpy(w_anchor.data(), d_w, sizeof(double) * meig, cudaMemcpyDeviceToHost) == cudaSuccess, "download");
+                       CHECK(cudaMemcpy(z_anchor.data(), d_a, sizeof(double) * n * meig, cudaMemcpyDeviceToHost) == cudaSuccess, "download");
+                     }});
+  }
+  time_paths(paths, reps);
+  if (h) {
+    cudaFree(d_a), cudaFree(d_w), cudaFree(d_work), cudaFree(d_info);
+    cusolverDnDestroy(h);
+  }
+  double anorm = 0;
+  for (int j = 0; j < n; ++j) {
+    double c = 0;
+    for (int i = 0; i < n; ++i) c += std::fabs(a0[i + size_t(j) * n]);
+    anorm = std::max(anorm, c);
+  }
+  w_served.resize(count), w_own.resize(count);
   return {paths, value_ratio(w_served, w_own, n, anorm)};
 }
 
@@ -411,6 +486,8 @@ int main(int argc, char **argv) {
     Result r;
     if (routine == "dsyevd" || routine == "dsyev" || routine == "dsyevd_v" || routine == "dsyev_v") {
       r = symmetric_values(routine.rfind("dsyevd", 0) == 0, routine.back() == 'v', gpu, n, reps);
+    } else if (routine == "dsyevx_1pct" || routine == "dsyevr_1pct") {
+      r = selected_pairs(routine == "dsyevr_1pct", gpu, n, reps);
     } else if (routine == "dsterf" || routine == "dstebz") {
       r = tridiagonal_values(routine == "dstebz", n, reps);
     } else if (routine == "dgetrf" || routine == "dgesv") {

@@ -65,6 +65,10 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   const double sigma = t.sigma;
   const double vll = range == 'V' ? vl * sigma : vl, vuu = range == 'V' ? vu * sigma : vu;
   const double abstll = abstol > 0 ? abstol * sigma : abstol;
+  if (range == 'V' && !(vll < vuu)) {  // (the interval collapsed in the scaling: nothing in it)
+    *m = 0;
+    return Status::success();
+  }
   std::vector<double> vals(n);
   std::vector<int> iblock(n), isplit(n);
   int mm = 0, nsplit = 0, info = 0;

@@ -305,6 +305,10 @@ GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
  * or a vector that does not converge: LAPACK DSYEVX on the CPU recomputes the call (and gives
  * the INFO > 0 cases). CPU path: DSYEVX. auto keeps every size on the CPU until the GPU method
  * has been timed (gpueig_backend_reason says so); GPUEIG_CROSSOVER_SYEVX sets a size.
+ * Deviations: a NaN VL or VU (RANGE 'V') is illegal (-8); where DSYEVX's scaling of A (max |A|
+ * outside [sqrt(SAFMIN/EPS), min(sqrt(EPS/SAFMIN), SAFMIN^(-1/4))], or infinite) would make
+ * VL*SIGMA < VU*SIGMA false, M = 0 (DSYEVX stops in XERBLA from DSTEBZ there); IFAIL(1) = 0 for
+ * N = 1 with vectors, as documented (DSYEVX's own N = 1 return leaves it).
  * ------------------------------------------------------------------------------------------- */
 GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl,
                          double vu, int il, int iu, double abstol, int *m, double *w, double *z,

@@ -7,6 +7,7 @@
 //   dsyev_, dsyevd_ JOBZ='N'          -> gpu_sytrd_givens + gpu_stebz (or LAPACK's dsterf)
 //   dsyev_, dsyevd_ JOBZ='V'          -> gpu_syevd
 //   dstein_                           -> gpu_stein
+//   dsyevx_, dsyevr_                  -> gpu_syevx
 // each under four names: the plain LP64 one, SciPy's wheels' scipy_ prefix, and the ILP64 names
 // with the 64_ suffix (NumPy's wheels: scipy_dgesv_64_), see "Name families" below.
 //
@@ -291,8 +292,9 @@ Verdict serve_it() { return {true}; }
 Verdict forward_because(const char *why) { return {false, why}; }
 
 // libgpueig's routines behind the served names.
-enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, syevd, stein, count };
-constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", "sytrd", "syevd", "stein"};
+enum class Lib { gtsv, getrf, gesv, getrs, stebz, sytrd, syevd, stein, syevx, count };
+constexpr const char *kLibNames[] = {"gtsv",  "getrf", "gesv",  "getrs", "stebz",
+                                     "sytrd", "syevd", "stein", "syevx"};
 
 // The smallest size at which libgpueig would run `r` on the GPU (INT64_MAX: at none), asked of
 // gpueig_backend_for once per routine and kept, so that deciding is one comparison: a forwarded
@@ -301,7 +303,8 @@ constexpr const char *kLibNames[] = {"gtsv", "getrf", "gesv", "getrs", "stebz", 
 // environment. (A device lost later still sends a call above the size to libgpueig, whose own
 // dispatch then runs it on the CPU.)
 int64_t first_served_size(Lib r) {
-  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  static std::atomic<int64_t> cached[static_cast<int>(Lib::count)] = {-1, -1, -1, -1, -1,
+                                                                        -1, -1, -1, -1};
   std::atomic<int64_t> &c = cached[static_cast<int>(r)];
   int64_t from = c.load(std::memory_order_relaxed);
   if (from >= 0) return from;
@@ -956,6 +959,130 @@ void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const I
   FORWARD_OR_FAIL(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo);
 }
 
+// Whether dsyevx / dsyevr is served: valid arguments (gpu_syevx checks them as DSYEVX does;
+// what it rejects is forwarded, and LAPACK reports it), a workspace LAPACK accepts, N >= 2 (N = 1
+// is LAPACK's quick return), where libgpueig runs it on the GPU: the whole spectrum where
+// gpu_syevd does (JOBZ 'V'; 'N' where the reduction does), a subset where gpu_syevx does.
+template <class Int>
+Verdict selected_verdict(const char *jobz, const char *range, const Int *n, const Int *il,
+                         const Int *iu, bool query, bool enough, std::initializer_list<Int> ints) {
+  if (query) return forward_because("workspace query");
+  for (Int v : ints)
+    if (!fits_int(v)) return forward_because(kTooWide);
+  if (!enough) return forward_because("workspace too small, LAPACK reports it");
+  if (*n <= 1) return forward_because(*n < 0 ? "invalid N, LAPACK reports it" : "order 0 or 1: LAPACK's quick return");
+  const bool whole = is(*range, 'A') || (is(*range, 'I') && *il == 1 && *iu == *n);
+  if (!whole) return decide(Lib::syevx, *n);
+  return is(*jobz, 'V') ? decide(Lib::syevd, *n) : decide(Lib::sytrd, *n);
+}
+
+// DSYEVX / DSYEVR served by gpu_syevx (IFAIL for DSYEVX; DSYEVR has none, and its INFO > 0 is an
+// internal error, as such an INFO from gpu_syevx's LAPACK fallback is reported there).
+template <class V, class Int>
+bool serve_selected(const char *routine, const char *jobz, const char *range, const char *uplo,
+                    const Int *n, double *a, const Int *lda, const double *vl, const double *vu,
+                    const Int *il, const Int *iu, double abstol, Int *m, double *w, double *z,
+                    const Int *ldz, Int *ifail, Int *info, const Verdict &verdict) {
+  const auto name = [routine] { return name_of<V>(routine); };
+  const auto what = [&] { return dims({{"n", *n}}) + " JOBZ=" + *jobz + " RANGE=" + *range; };
+  if (!verdict.serve) {
+    log_forwarded(name, what, verdict);
+    return false;
+  }
+  const int64_t nn = *n;
+  std::vector<int> fails(is(*jobz, 'V') ? nn : 1, 0);
+  int mm = 0;
+  const int r = gpu_syevx(*jobz, *range, *uplo, int(*n), a, int(*lda), *vl, *vu, int(*il), int(*iu), abstol,
+                          &mm, w, z, int(*ldz), fails.data());
+  if (outcome_of(name, r, what) != Outcome::done) return false;
+  if (r >= 0) {
+    *m = mm;
+    if (ifail && is(*jobz, 'V'))
+      for (int j = 0; j < (r > 0 ? r : mm); ++j) ifail[j] = fails[j];
+  }
+  *info = r;
+  return true;
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dsyevx(const void *caller, const char *jobz, const char *range, const char *uplo, const Int *n,
+                 double *a, const Int *lda, const double *vl, const double *vu, const Int *il, const Int *iu,
+                 const double *abstol, Int *m, double *w, double *z, const Int *ldz, double *work,
+                 const Int *lwork, Int *iwork, Int *ifail, Int *info, size_t ljobz, size_t lrange,
+                 size_t luplo) {
+  using Fn = void (*)(const char *, const char *, const char *, const Int *, double *, const Int *,
+                      const double *, const double *, const Int *, const Int *, const double *, Int *,
+                      double *, double *, const Int *, double *, const Int *, Int *, Int *, Int *, size_t,
+                      size_t, size_t);
+  static const Fn real = lookup<Fn, V>("dsyevx", caller);
+  if (t_depth == 0 && real && served([&] {
+        // DSYEVX's minimum LWORK: 1 for N <= 1, else 8 N
+        const bool enough = *lwork >= (*n <= 1 ? 1 : 8 * static_cast<int64_t>(*n));
+        const Verdict v = selected_verdict(jobz, range, n, il, iu, *lwork == -1, enough,
+                                           {*n, *lda, *il, *iu, *ldz});
+        if (!serve_selected<V>("dsyevx", jobz, range, uplo, n, a, lda, vl, vu, il, iu, *abstol, m, w, z, ldz,
+                               ifail, info, v))
+          return false;
+        const Int query = -1;  // WORK(1): the optimal LWORK
+        Int qm = 0, qinfo = 0;
+        double opt = 0;
+        real(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &qm, w, z, ldz, &opt, &query, iwork,
+             ifail, &qinfo, ljobz, lrange, luplo);
+        if (qinfo == 0) work[0] = opt;
+        return true;
+      }))
+    return;
+  FORWARD_OR_FAIL(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, work, lwork, iwork,
+                  ifail, info, ljobz, lrange, luplo);
+}
+
+template <class V, class Int = typename V::Int>
+void shim_dsyevr(const void *caller, const char *jobz, const char *range, const char *uplo, const Int *n,
+                 double *a, const Int *lda, const double *vl, const double *vu, const Int *il, const Int *iu,
+                 const double *abstol, Int *m, double *w, double *z, const Int *ldz, Int *isuppz,
+                 double *work, const Int *lwork, Int *iwork, const Int *liwork, Int *info, size_t ljobz,
+                 size_t lrange, size_t luplo) {
+  using Fn = void (*)(const char *, const char *, const char *, const Int *, double *, const Int *,
+                      const double *, const double *, const Int *, const Int *, const double *, Int *,
+                      double *, double *, const Int *, Int *, double *, const Int *, Int *, const Int *, Int *,
+                      size_t, size_t, size_t);
+  static const Fn real = lookup<Fn, V>("dsyevr", caller);
+  if (t_depth == 0 && real && served([&] {
+        // DSYEVR's minimum LWORK and LIWORK: max(1, 26 N) and max(1, 10 N)
+        const int64_t nn = std::max<int64_t>(1, *n);
+        const bool enough = *lwork >= 26 * nn && *liwork >= 10 * nn;
+        const Verdict v = selected_verdict(jobz, range, n, il, iu, *lwork == -1 || *liwork == -1, enough,
+                                           {*n, *lda, *il, *iu, *ldz});
+        // DSYEVR ignores ABSTOL for the whole spectrum (MRRR, or DSTERF, to full accuracy), where
+        // DSYEVX (gpu_syevx's CPU fallback) would bisect only to it: 0 there.
+        const bool whole = is(*range, 'A') || (is(*range, 'I') && *il == 1 && *iu == *n);
+        if (!serve_selected<V, Int>("dsyevr", jobz, range, uplo, n, a, lda, vl, vu, il, iu, whole ? 0.0 : *abstol,
+                                    m, w, z, ldz, nullptr, info, v))
+          return false;
+        // ISUPPZ (the whole spectrum with vectors only, as DSYEVR fills it): the first and last
+        // nonzero row of each vector, 1-based.
+        if (*info == 0 && is(*jobz, 'V') && whole)
+          for (int64_t j = 0; j < *m; ++j) {
+            const double *col = z + j * static_cast<int64_t>(*ldz);
+            int64_t lo = 0, hi = *n - 1;
+            while (lo < hi && col[lo] == 0) ++lo;
+            while (hi > lo && col[hi] == 0) --hi;
+            isuppz[2 * j] = static_cast<Int>(lo + 1);
+            isuppz[2 * j + 1] = static_cast<Int>(hi + 1);
+          }
+        const Int query = -1;  // WORK(1), IWORK(1): the optimal LWORK, LIWORK
+        Int qm = 0, qinfo = 0, iopt = 0;
+        double opt = 0;
+        real(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &qm, w, z, ldz, isuppz, &opt, &query, &iopt,
+             &query, &qinfo, ljobz, lrange, luplo);
+        if (qinfo == 0) work[0] = opt, iwork[0] = iopt;
+        return true;
+      }))
+    return;
+  FORWARD_OR_FAIL(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, isuppz, work, lwork,
+                  iwork, liwork, info, ljobz, lrange, luplo);
+}
+
 }  // namespace
 
 // ---- The exported names ------------------------------------------------------------------------
@@ -991,6 +1118,16 @@ void shim_dsyevd(const void *caller, const char *jobz, const char *uplo, const I
 #define DSYEV_PARAMS(I)                                                               \
   const char *jobz, const char *uplo, const I *n, double *a, const I *lda, double *w, \
       double *work, const I *lwork, I *info, size_t ljobz, size_t luplo
+#define DSYEVX_PARAMS(I)                                                                           \
+  const char *jobz, const char *range, const char *uplo, const I *n, double *a, const I *lda,      \
+      const double *vl, const double *vu, const I *il, const I *iu, const double *abstol, I *m,    \
+      double *w, double *z, const I *ldz, double *work, const I *lwork, I *iwork, I *ifail, I *info, \
+      size_t ljobz, size_t lrange, size_t luplo
+#define DSYEVR_PARAMS(I)                                                                           \
+  const char *jobz, const char *range, const char *uplo, const I *n, double *a, const I *lda,      \
+      const double *vl, const double *vu, const I *il, const I *iu, const double *abstol, I *m,    \
+      double *w, double *z, const I *ldz, I *isuppz, double *work, const I *lwork, I *iwork,       \
+      const I *liwork, I *info, size_t ljobz, size_t lrange, size_t luplo
 #define DSYEVD_PARAMS(I)                                                              \
   const char *jobz, const char *uplo, const I *n, double *a, const I *lda, double *w, \
       double *work, const I *lwork, I *iwork, const I *liwork, I *info, size_t ljobz, size_t luplo
@@ -1006,6 +1143,12 @@ EXPORT(dstebz, DSTEBZ_PARAMS,
 EXPORT(dsterf, DSTERF_PARAMS, (n, d, e, info))
 EXPORT(dstein, DSTEIN_PARAMS, (n, d, e, m, w, iblock, isplit, z, ldz, work, iwork, ifail, info))
 EXPORT(dsyev, DSYEV_PARAMS, (jobz, uplo, n, a, lda, w, work, lwork, info, ljobz, luplo))
+EXPORT(dsyevx, DSYEVX_PARAMS,
+       (jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, work, lwork, iwork, ifail, info,
+        ljobz, lrange, luplo))
+EXPORT(dsyevr, DSYEVR_PARAMS,
+       (jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, isuppz, work, lwork, iwork, liwork,
+        info, ljobz, lrange, luplo))
 EXPORT(dsyevd, DSYEVD_PARAMS,
        (jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, ljobz, luplo))
 }  // extern "C"

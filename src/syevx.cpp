@@ -3,6 +3,8 @@
 // inverse iteration on T in device memory, Q Z).
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -23,9 +25,12 @@ int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl
   try {
     int query_lwork = -1, info = 0;
     double query = 0;
-    std::vector<int> iwork(5 * static_cast<size_t>(n));
+    // IWORK with a spare leading entry: DSYEVX's IBLOCK starts IWORK, and DSTEBZ writes
+    // IBLOCK(0) for RANGE 'I' when its Gershgorin interval overflows (a LAPACK defect).
+    std::vector<int> iwork_spare(5 * static_cast<size_t>(n) + 1);
+    int *iwork = iwork_spare.data() + 1;
     L->dsyevx(&jobz, &range, &uplo, &n, a, &lda, &vl, &vu, &il, &iu, &abstol, m, w, z, &ldz, &query,
-              &query_lwork, iwork.data(), ifail, &info, 1, 1, 1);
+              &query_lwork, iwork, ifail, &info, 1, 1, 1);
     if (info != 0) return GPUEIG_ERR_INTERNAL;
     // DSYEVX's minimum LWORK: max(1, 8 N)
     const int64_t lwork = lapack::workspace_length(query, std::max<int64_t>(1, 8 * int64_t(n)));
@@ -33,7 +38,7 @@ int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl
     std::vector<double> work(lwork);
     int lw = static_cast<int>(lwork);
     L->dsyevx(&jobz, &range, &uplo, &n, a, &lda, &vl, &vu, &il, &iu, &abstol, m, w, z, &ldz,
-              work.data(), &lw, iwork.data(), ifail, &info, 1, 1, 1);
+              work.data(), &lw, iwork, ifail, &info, 1, 1, 1);
     return info < 0 ? GPUEIG_ERR_INTERNAL : info;
   } catch (const std::bad_alloc &) {
     return GPUEIG_ERR_MEMORY;
@@ -43,6 +48,24 @@ int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl
 }  // namespace gpueig::cpu
 
 namespace {
+
+// Whether DSYEVX would scale A (max |entry| of triangle uplo outside [RMIN, RMAX], or infinite)
+// and VL, VU with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner DSTEBZ would then
+// reject the interval through XERBLA (which stops a program linked with Reference LAPACK).
+// Replicates DSYEVX's ISCALE test (as src/toeplitz.cpp's dsyevr_collapses does DSYEVR's).
+bool dsyevx_collapses(char uplo, int n, const double *a, int lda, double vl, double vu) {
+  const double safmin = std::numeric_limits<double>::min(), eps = std::numeric_limits<double>::epsilon();
+  const double smlnum = safmin / eps, bignum = 1 / smlnum;
+  const double rmin = std::sqrt(smlnum), rmax = std::min(std::sqrt(bignum), 1 / std::sqrt(std::sqrt(safmin)));
+  double anrm = 0;
+  const bool upper = uplo == 'U' || uplo == 'u';
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = upper ? 0 : j; i <= (upper ? j : n - 1); ++i) anrm = std::max(anrm, std::fabs(a[i + j * lda]));
+  double sigma = 1;
+  if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
+  else if (anrm > rmax) sigma = rmax / anrm;
+  return sigma != 1 && !(vl * sigma < vu * sigma);
+}
 
 // All of the spectrum on the GPU by gpu_syevd's method: the eigenvectors land in A (lda) and are
 // copied into Z (DSYEVX leaves A destroyed; here it holds the vectors too).
@@ -86,6 +109,10 @@ extern "C" int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
       if (wantz && *m == 1) ifail[0] = 0;  // (as documented; DSYEVX's own N = 1 return skips it)
       return 0;
     }
+
+    // (VL, VU] narrower than the scaled matrix resolves (or A infinite): nothing in it, where
+    // DSYEVX would stop in XERBLA.
+    if (byval && dsyevx_collapses(uplo, n, a, lda, vl, vu)) return *m = 0;
 
     const char j = wantz ? 'V' : 'N', u = lsame(uplo, 'U') ? 'U' : 'L';
     const char r = all ? 'A' : byval ? 'V' : 'I';

@@ -267,6 +267,26 @@ std::vector<Case> cases() {
                    },
                    false, jobz == 'V'});
   }
+  {  // syevx, the 8 smallest eigenpairs (the subset method: the whole spectrum is syevd's)
+    const int n = nv, iu = 8;
+    const Vec a = zoo::symmetric("random", n, n, 81);
+    out.push_back({"syevx",
+                   [=](Outputs *untouched) {
+                     Vec a2 = a, w(n, kSentinel), z(size_t(n) * iu, kSentinel);
+                     std::vector<int> m{-1}, ifail(n, -7);
+                     if (untouched) *untouched = {0, {bytes(m), bytes(w), bytes(z), bytes(ifail)}};
+                     const int rc = gpu_syevx('V', 'I', 'L', n, a2.data(), n, 0, 0, 1, iu, 0.0, m.data(), w.data(),
+                                              z.data(), n, ifail.data());
+                     // (A is destroyed, differently by each method)
+                     return Outputs{rc, {bytes(m), bytes(w), bytes(z), bytes(ifail)}};
+                   },
+                   [n](const Outputs &g, const Outputs &c) {  // M, and the eigenvalues close
+                     return g.rc == c.rc && g.arrays[0] == c.arrays[0] &&
+                            close(doubles(g.arrays[1]), doubles(c.arrays[1]), 1e3) &&
+                            ratios::orthogonality_blas(n, iu, doubles(g.arrays[2]).data(), n) <= 30;
+                   },
+                   false, true});
+  }
   {  // toeplitz, all eigenvalues
     const Vec t = zoo::toeplitz("random", n, 70);
     out.push_back({"toeplitz",

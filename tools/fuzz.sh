@@ -16,7 +16,7 @@ secs=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
 jobs=${FUZZ_JOBS:-2}
-targets=(${FUZZ_TARGETS:-stebz stein gtsv gtsv_batch getrf solve sytrd toeplitz utilities shim})
+targets=(${FUZZ_TARGETS:-stebz stein gtsv gtsv_batch getrf solve sytrd symmetric toeplitz utilities shim})
 cc=${FUZZ_CC:-clang}
 cxx=${FUZZ_CXX:-clang++}
 command -v "$cxx" >/dev/null || { echo "fuzz.sh: $cxx not found (tools/setup.sh installs clang)" >&2; exit 2; }

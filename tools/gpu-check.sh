@@ -82,9 +82,13 @@ stedc_subset="--gtest_filter=*random_31:*random_129:*glued_wilkinson_257:*cluste
 stein_subset="--gtest_filter=*glued_wilkinson_n97_*:*clustered_n128_*:*random_n300_*:*LargeRandom*"
 # syevd: both JOBZ and UPLO at one size, Q Z and the certification, the NaN fallback.
 syevd_subset="--gtest_filter=*Zoo/*random_64_*:*Large*random_300*:SyevdTest.*"
+# syevx: a subset by index and by value (the reduction with Q, bisection, stein on the device,
+# the check, Q Z, the column gather), the whole spectrum (syevd's path), the NaN fallback, and a
+# larger clustered subset (the divide-and-conquer branch of stein).
+syevx_subset="--gtest_filter=*Zoo/*random_97_LV_*:*Large*clustered_300_LV_Imid:SyevxTest.*"
 # The fault paths (allocation and launch failures mid-call, a device lost in a download) and
 # concurrent callers: what is freed, synchronized and left initialized when a call fails.
-fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0 GPUEIG_CROSSOVER_STEIN=0"
+fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0 GPUEIG_CROSSOVER_STEIN=0 GPUEIG_CROSSOVER_SYEVX=0"
 
 # san_step NAME LOG COMMAND...: a sanitizer step, run unless SAN_ONLY (an extended regular
 # expression) is set and NAME does not match it (to rerun or finish a part in a later call).
@@ -102,7 +106,7 @@ sanitize() {
   local t
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
            "test_gesv_gpu $gesv_subset" "test_stedc_gpu $stedc_subset" "test_syevd_gpu $syevd_subset" \
-           "test_stein_gpu $stein_subset" \
+           "test_stein_gpu $stein_subset" "test_syevx_gpu $syevx_subset" \
            "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset" test_extremes_gpu \
            test_dispatch; do
     san_step "$tool ${t%% *}" "$log" $san $build/tests/$t

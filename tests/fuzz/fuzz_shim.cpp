@@ -1,5 +1,5 @@
 // The names libgpueig_lapack.so exports (src/lapack_shim.map): dgtsv_, dgetrf_, dgesv_, dgetrs_,
-// dstebz_, dsterf_, dsyev_, dsyevd_, and for the ILP64 family (64-bit INTEGER, the same template
+// dstebz_, dsterf_, dsyev_, dsyevd_, dsyevx_, dsyevr_, and for the ILP64 family (64-bit INTEGER, the same template
 // code as every other family) scipy_dgesv_64_, called with LAPACK's Fortran ABI (everything by reference, hidden CHARACTER
 // lengths as size_t, as src/lapack_shim.cpp declares them). The first input byte picks the name.
 // This executable links libgpueig_lapack.so directly, so these names resolve to the shim; the
@@ -27,6 +27,8 @@
 
 #include <algorithm>
 
+#include <climits>
+
 #include "fuzz_common.hpp"
 
 extern "C" {
@@ -45,6 +47,12 @@ void dsyev_(const char *, const char *, const int *, double *, const int *, doub
             const int *, int *, size_t, size_t);
 void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
              const int *, int *, const int *, int *, size_t, size_t);
+void dsyevx_(const char *, const char *, const char *, const int *, double *, const int *, const double *,
+             const double *, const int *, const int *, const double *, int *, double *, double *, const int *,
+             double *, const int *, int *, int *, int *, size_t, size_t, size_t);
+void dsyevr_(const char *, const char *, const char *, const int *, double *, const int *, const double *,
+             const double *, const int *, const int *, const double *, int *, double *, double *, const int *,
+             int *, double *, const int *, int *, const int *, int *, size_t, size_t, size_t);
 }
 
 using namespace fuzz;
@@ -409,6 +417,115 @@ void fuzz_dsyev(Input &in) {
   }
 }
 
+// dsyevx_ (IFAIL) or dsyevr_ (`kMrrr`: ISUPPZ, IWORK's LIWORK): INFO against LAPACK's as for
+// every name; on an argument error nothing written; with INFO 0 on both sides, a finite and
+// moderately scaled A and a small finite ABSTOL: M as LAPACK's where the selection is unambiguous
+// (RANGE 'V': no eigenvalue within 1e-8 ||A|| of VL or VU), and W within 64 N eps max|A| of
+// LAPACK's or of DSYEV's.
+template <bool kMrrr>
+void fuzz_dsyevx(Input &in) {
+  const char jobz = in.option("NV"), range = in.option("AVI"), uplo = in.option("UL");
+  const int n = in.size(), lda = in.ld(n), ldz = in.ld(n);
+  const double vl = in.dbl(), vu = in.flag() ? vl + in.in(0, 40) / 4.0 : in.dbl(), abstol = in.flag() ? 0 : in.dbl();
+  const int il = in.index(n);
+  const int iu = in.flag() ? static_cast<int>(std::min<long long>(INT_MAX, std::max<long long>(INT_MIN, 1LL * il + in.in(-1, 8))))
+                           : in.index(n);
+  const bool wantz = lsame(jobz, 'V');
+  const long long nn = std::max(1, n);
+  const int lwork = lwork_for(in, kMrrr ? 26 * nn : (n <= 1 ? 1 : 8LL * n));
+  const int liwork = kMrrr ? lwork_for(in, 10 * nn) : 5 * static_cast<int>(nn);
+  // K3: LAPACK's DSYEVX and DSYEVR take a NaN VL or VU for RANGE 'V' (VU <= VL is false) and pass
+  // it to DSTEBZ, which rejects it through XERBLA, and then call DSTEIN and DORMTR with the
+  // garbage M it left: XERBLA three times, INFO from the last. gpu_syevx rejects such bounds, so
+  // the shim forwards them and the program's LAPACK does exactly that. Not run unless FUZZ_STRICT.
+  if (!strict() && lsame(range, 'V') && (std::isnan(vl) || std::isnan(vu))) return;
+  Cell<char> cjobz("JOBZ", jobz), crange("RANGE", range), cuplo("UPLO", uplo);
+  Cell<int> cn("N", n), clda("LDA", lda), cldz("LDZ", ldz), cil("IL", il), ciu("IU", iu), cm("M", kUnwritten),
+      clwork("LWORK", lwork), cliwork("LIWORK", liwork), cinfo("INFO", kUnwritten);
+  Cell<double> cvl("VL", vl), cvu("VU", vu), cabstol("ABSTOL", abstol);
+  Buf<double> a("A", elems(lda, n)), w("W", elems(n)), z("Z", wantz ? elems(ldz, nn) : 0);
+  Buf<double> work("WORK", std::max(1, lwork));
+  Buf<int> iwork("IWORK", std::max(1, liwork)), aux(kMrrr ? "ISUPPZ" : "IFAIL", kMrrr ? 2 * nn : elems(n));
+  fill(in, a);
+  // K4: LAPACK's DSYEVR (MRRR) on a matrix with NaN or Inf entries can run for many seconds (the
+  // fuzzer's timeout): such input is not given to the reference, nor to the shim (which serves
+  // dsyevr_ by gpu_syevx, LAPACK's DSYEVX on the CPU for non-finite A), unless FUZZ_STRICT.
+  if (kMrrr && !strict() && !all_finite(a.data(), static_cast<long long>(a.size()))) return;
+  const auto a0 = a.snapshot(), w0 = w.snapshot(), z0 = z.snapshot();
+  const char *name = kMrrr ? "dsyevr_" : "dsyevx_";
+  reset_xerbla();
+  if (kMrrr)
+    dsyevr_(cjobz.p(), crange.p(), cuplo.p(), cn.p(), a.data(), clda.p(), cvl.p(), cvu.p(), cil.p(), ciu.p(),
+            cabstol.p(), cm.p(), w.data(), z.data(), cldz.p(), aux.data(), work.data(), clwork.p(), iwork.data(),
+            cliwork.p(), cinfo.p(), 1, 1, 1);
+  else
+    dsyevx_(cjobz.p(), crange.p(), cuplo.p(), cn.p(), a.data(), clda.p(), cvl.p(), cvu.p(), cil.p(), ciu.p(),
+            cabstol.p(), cm.p(), w.data(), z.data(), cldz.p(), work.data(), clwork.p(), iwork.data(), aux.data(),
+            cinfo.p(), 1, 1, 1);
+  const XerblaRecord x = xerbla_record();
+  Buf<double> ra("ref A", a.size()), rw("ref W", w.size()), rz("ref Z", z.size()), rwork("ref WORK", work.size());
+  Buf<int> riwork("ref IWORK", iwork.size()), raux("ref AUX", aux.size());
+  copy_into(ra, a0);
+  int rinfo = 0, rm = kUnwritten;
+  reset_xerbla();
+  if (kMrrr)
+    real<decltype(&dsyevr_)>("dsyevr_")(&jobz, &range, &uplo, &n, ra.data(), &lda, &vl, &vu, &il, &iu, &abstol, &rm,
+                                        rw.data(), rz.data(), &ldz, raux.data(), rwork.data(), &lwork,
+                                        riwork.data(), &liwork, &rinfo, 1, 1, 1);
+  else
+    real<decltype(&dsyevx_)>("dsyevx_")(&jobz, &range, &uplo, &n, ra.data(), &lda, &vl, &vu, &il, &iu, &abstol, &rm,
+                                        rw.data(), rz.data(), &ldz, rwork.data(), &lwork, riwork.data(),
+                                        raux.data(), &rinfo, 1, 1, 1);
+  // K5: where DSYEVX's or DSYEVR's scaling of A collapses (VL, VU] (VL*SIGMA < VU*SIGMA false; an
+  // infinite A gives SIGMA = 0), LAPACK's own DSTEBZ rejects it through XERBLA and the driver
+  // returns its -5. gpu_syevx answers M = 0 there (include/gpueig.h); not compared unless
+  // FUZZ_STRICT.
+  if (!strict() && rinfo < 0 && std::strncmp(xerbla_record().name, "DSTEBZ", 6) == 0) return;
+  compare_info(name, cinfo.v(), rinfo, x);
+  if (rinfo < 0) {
+    FUZZ_CHECK(a.same_as(a0) && w.same_as(w0) && z.same_as(z0) && cm.v() == kUnwritten,
+               "%s wrote A, W, Z or M with INFO %d", name, rinfo);
+    return;
+  }
+  if (cinfo.v() != 0 || rinfo != 0 || n <= 0 || lwork == -1 || liwork == -1 || !std::isfinite(abstol)) return;
+  double big = 0;  // max |a| over the triangle referenced
+  for (int j = 0; j < n; ++j)
+    for (int i = lsame(uplo, 'U') ? 0 : j; i <= (lsame(uplo, 'U') ? j : n - 1); ++i)
+      big = std::max(big, std::fabs(a0[size_t(j) * lda + i]));
+  if (!(big <= 1e150 && big >= 1e-150) || !all_finite(a0.data(), static_cast<long long>(a0.size()))) return;
+  if (abstol > DBL_EPSILON * big) return;  // (eigenvalues only to ABSTOL: methods may differ that much)
+  if (lsame(range, 'V') && !(std::isfinite(vl) && std::isfinite(vu))) return;  // (LAPACK's own answer)
+  if (lsame(range, 'V')) {
+    // All of A's eigenvalues, to see whether VL or VU sits on one (then either count is right).
+    std::vector<double> qa(a0), qw(n), qwork(size_t(3) * n + 64 * size_t(n));
+    int lw = static_cast<int>(qwork.size()), qinfo = 0;
+    real<decltype(&dsyev_)>("dsyev_")("N", &uplo, &n, qa.data(), &lda, qw.data(), qwork.data(), &lw, &qinfo, 1, 1);
+    if (qinfo != 0) return;
+    for (double e : qw)
+      if (std::fabs(e - vl) <= 1e-8 * n * big || std::fabs(e - vu) <= 1e-8 * n * big) return;
+  }
+  FUZZ_CHECK(cm.v() == rm, "%s M = %d, LAPACK's %d (n=%d RANGE=%c)", name, cm.v(), rm, n, range);
+  double wmax = big;  // (an eigenvalue's error bound is eps ||A||, not eps |W|)
+  for (int i = 0; i < rm; ++i) wmax = std::max(wmax, std::fabs(rw[i]));
+  // A disagreement with LAPACK's bisection is a failure only if DSYEV's QR disagrees too (as for
+  // dsyev_: LAPACK's own answer is not always right).
+  std::vector<double> qw;
+  for (int i = 0; i < rm; ++i) {
+    if (std::fabs(w[i] - rw[i]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300) continue;
+    if (qw.empty()) {
+      std::vector<double> qa(a0), qwork(size_t(3) * n + 64 * size_t(n));
+      qw.resize(n);
+      int lw = static_cast<int>(qwork.size()), qinfo = 0;
+      real<decltype(&dsyev_)>("dsyev_")("V", &uplo, &n, qa.data(), &lda, qw.data(), qwork.data(), &lw, &qinfo, 1, 1);
+      if (qinfo != 0) return;
+    }
+    const int k = lsame(range, 'I') ? il - 1 + i : -1;
+    FUZZ_CHECK(k >= 0 && std::fabs(w[i] - qw[k]) <= 64.0 * n * DBL_EPSILON * wmax + 1e-300,
+               "%s W(%d) = %.17g, LAPACK's %.17g, DSYEV's %.17g (n=%d RANGE=%c)", name, i + 1, w[i], rw[i],
+               k >= 0 ? qw[k] : 0.0, n, range);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -418,6 +535,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
                   reinterpret_cast<void *>(&dstebz_), reinterpret_cast<void *>(&dsterf_),
                   reinterpret_cast<void *>(&dsyev_), reinterpret_cast<void *>(&dsyevd_),
                   reinterpret_cast<void *>(&dgesv_), reinterpret_cast<void *>(&dgetrs_),
+                  reinterpret_cast<void *>(&dsyevx_), reinterpret_cast<void *>(&dsyevr_),
                   reinterpret_cast<void *>(&scipy_dgesv_64_)}) {
     Dl_info info{};
     if (!dladdr(f, &info) || !info.dli_fname || !std::strstr(info.dli_fname, "libgpueig_lapack")) {
@@ -433,7 +551,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
   const uint8_t which = in.u8();
   choose_policy(in);
-  switch (which % 9) {
+  switch (which % 11) {
     case 0: fuzz_dgtsv(in); break;
     case 1: fuzz_dgetrf(in); break;
     case 2: fuzz_dstebz(in); break;
@@ -442,6 +560,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 5: fuzz_dsyev<true>(in); break;
     case 6: fuzz_dgesv(in, false); break;
     case 7: fuzz_dgesv(in, true); break;
+    case 8: fuzz_dsyevx<false>(in); break;
+    case 9: fuzz_dsyevx<true>(in); break;
     default: fuzz_dgetrs(in); break;
   }
   return 0;

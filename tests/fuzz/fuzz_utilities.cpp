@@ -20,7 +20,7 @@ using namespace fuzz;
 namespace {
 
 const char *const kRoutines[] = {"sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv", "getrs",
-                                  "stein", "syevd"};
+                                  "stein", "syevd", "syevx"};
 constexpr int kRoutineCount = sizeof(kRoutines) / sizeof(kRoutines[0]);
 const char *const kPolicies[] = {"auto", "gpu", "cpu"};
 std::string g_policy = "auto";

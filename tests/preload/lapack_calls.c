@@ -24,6 +24,15 @@ void dstein_(const int *n, const double *d, const double *e, const int *m, const
              int *iwork, int *ifail, int *info);
 void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
             double *work, const int *lwork, int *info, size_t, size_t);
+void dsyevx_(const char *jobz, const char *range, const char *uplo, const int *n, double *a,
+             const int *lda, const double *vl, const double *vu, const int *il, const int *iu,
+             const double *abstol, int *m, double *w, double *z, const int *ldz, double *work,
+             const int *lwork, int *iwork, int *ifail, int *info, size_t, size_t, size_t);
+void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n, double *a,
+             const int *lda, const double *vl, const double *vu, const int *il, const int *iu,
+             const double *abstol, int *m, double *w, double *z, const int *ldz, int *isuppz,
+             double *work, const int *lwork, int *iwork, const int *liwork, int *info, size_t,
+             size_t, size_t);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
              double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
              size_t, size_t);
@@ -135,7 +144,7 @@ int main(int argc, char **argv) {
   n = 60;
   int lwork = 1 + 6 * n + 2 * n * n, liwork = 3 + 5 * n;
   double *big = malloc(sizeof(double) * lwork);
-  int *ibig = malloc(sizeof(int) * liwork);
+  int *ibig = malloc(sizeof(int) * (liwork > 10 * n ? liwork : 10 * n)); /* (dsyevr: 10 n) */
   double *s = symmetric(n);
   dsyevd_("N", "L", &n, s, &n, w, big, &lwork, ibig, &liwork, &info, 1, 1);
   printf("dsyevd JOBZ=N info=%d ", info);
@@ -150,6 +159,34 @@ int main(int argc, char **argv) {
   dsyev_("N", "U", &n, s, &n, w, big, &lwork, &info, 1, 1);
   printf("dsyev JOBZ=N info=%d ", info);
   print_values("w[n-3..n-1]", w + n - 3, 3);
+
+  /* dsyevx, the 6 smallest eigenpairs, and dsyevr, all of them (ISUPPZ is filled) and those in
+     (-1, 1] */
+  {
+    double *z = malloc(sizeof(double) * n * n);
+    int *ifl = malloc(sizeof(int) * n), *isuppz = malloc(sizeof(int) * 2 * n), six = 6;
+    int lw = 26 * n, liw = 10 * n;
+    s = symmetric(n);
+    dsyevx_("V", "I", "L", &n, s, &n, &vl, &vu, &one, &six, &abstol, &m, w, z, &n, big, &lw, ibig,
+            ifl, &info, 1, 1, 1);
+    printf("dsyevx RANGE=I info=%d m=%d ifail[0]=%d |z(1,1)|=%.8e ", info, m, ifl[0], fabs(z[0]));
+    print_values("w", w, m);
+    free(s);
+    s = symmetric(n);
+    dsyevr_("V", "A", "U", &n, s, &n, &vl, &vu, &one, &six, &abstol, &m, w, z, &n, isuppz, big, &lw,
+            ibig, &liw, &info, 1, 1, 1);
+    printf("dsyevr RANGE=A info=%d m=%d isuppz[0..1]=%d %d |z(1,1)|=%.8e ", info, m, isuppz[0],
+           isuppz[1], fabs(z[0]));
+    print_values("w[0..5]", w, 6);
+    free(s);
+    s = symmetric(n);
+    double lo = -1, hi = 1;
+    dsyevr_("N", "V", "L", &n, s, &n, &lo, &hi, &one, &six, &abstol, &m, w, z, &n, isuppz, big, &lw,
+            ibig, &liw, &info, 1, 1, 1);
+    printf("dsyevr RANGE=V info=%d m=%d ", info, m);
+    print_values("w[0..2]", w, 3);
+    free(s), free(z), free(ifl), free(isuppz);
+  }
 
   /* An illegal argument reaches LAPACK's own XERBLA, as it would without the shim. */
   int bad = -1;

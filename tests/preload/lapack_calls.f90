@@ -8,7 +8,7 @@ program lapack_calls
   integer, allocatable :: ipiv(:), iblock(:), isplit(:), iwork(:), p(:)
   real(dp), allocatable :: a(:, :), dl(:), d(:), du(:), b(:), td(:), te(:), w(:), work(:)
   real(dp), allocatable :: rhs(:, :), g(:, :), zv(:, :), work5(:)
-  integer, allocatable :: iwn(:), ifail(:)
+  integer, allocatable :: iwn(:), ifail(:), isuppz(:)
   character, parameter :: trans(2) = ['N', 'T']
   character(len=32) :: arg
   integer(8) :: state = 12345_8
@@ -94,6 +94,28 @@ program lapack_calls
   call symmetric(a)
   call dsyev('N', 'U', n, a, n, w, work, lwork, info)
   print '("dsyev JOBZ=N info=", i0, " w(n-2:n)=", 3es16.8)', info, w(n-2:n)
+
+  ! dsyevx: the 6 smallest eigenpairs (into zv, n x 6; ifail has room for them)
+  deallocate(zv, ifail, iwork)
+  allocate(zv(n, 6), ifail(n), iwork(5 * n))
+  call symmetric(a)
+  call dsyevx('V', 'I', 'L', n, a, n, 0.0_dp, 0.0_dp, 1, 6, 0.0_dp, m, w, zv, n, work, lwork, &
+              iwork, ifail, info)
+  print '("dsyevx RANGE=I info=", i0, " m=", i0, " |z(1,1)|=", es16.8, " w(1:6)=", 6es16.8)', &
+        info, m, abs(zv(1, 1)), w(1:6)
+
+  ! dsyevr: all eigenpairs (ISUPPZ filled), then the eigenvalues in (-1, 1]
+  deallocate(zv, iwork)
+  allocate(zv(n, n), isuppz(2 * n), iwork(10 * n))
+  call symmetric(a)
+  call dsyevr('V', 'A', 'U', n, a, n, 0.0_dp, 0.0_dp, 1, 6, 0.0_dp, m, w, zv, n, isuppz, work, &
+              26 * n, iwork, 10 * n, info)
+  print '("dsyevr RANGE=A info=", i0, " m=", i0, " isuppz(1:2)=", 2i4, " |z(1,1)|=", es16.8, &
+        & " w(1:6)=", 6es16.8)', info, m, isuppz(1:2), abs(zv(1, 1)), w(1:6)
+  call symmetric(a)
+  call dsyevr('N', 'V', 'L', n, a, n, -1.0_dp, 1.0_dp, 1, 6, 0.0_dp, m, w, zv, n, isuppz, work, &
+              26 * n, iwork, 10 * n, info)
+  print '("dsyevr RANGE=V info=", i0, " m=", i0, " w(1:3)=", 3es16.8)', info, m, w(1:3)
 
   call dgetrf(-1, 1, a, 1, ipiv, info)
   print '("dgetrf(m=-1) info=", i0)', info

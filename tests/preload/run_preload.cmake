@@ -35,7 +35,8 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
   foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
                "dgesv_ n=600 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
                "dsterf_ n=200" "dsyevd_ n=60 JOBZ=V" "dsyev_ n=60 JOBZ=N" "dsyevd_ n=60 JOBZ=N"
-               "dstein_ n=200 m=10" "dgetrf_ m=-1 n=1")
+               "dstein_ n=200 m=10" "dsyevx_ n=60 JOBZ=V RANGE=I" "dsyevr_ n=60 JOBZ=V RANGE=A"
+               "dsyevr_ n=60 JOBZ=N RANGE=V" "dgetrf_ m=-1 n=1")
     if(NOT err MATCHES "gpueig-lapack: ${call} -> ")
       message(FATAL_ERROR "the log does not show '${call}' intercepted (${mode})")
     endif()
@@ -66,7 +67,8 @@ foreach(mode "GPUEIG_BACKEND=auto" "GPUEIG_BACKEND=cpu" "GPUEIG_SHIM=SERVE;GPUEI
     foreach(call "dgetrf_ m=40 n=40" "dgetrs_ n=40 nrhs=2 TRANS=N" "dgetrs_ n=40 nrhs=2 TRANS=T"
                  "dgesv_ n=600 nrhs=3" "dgtsv_ n=${ARG} nrhs=1" "dstebz_ n=200 RANGE=I ORDER=E"
                  "dsterf_ n=200" "dsyevd_ n=60 JOBZ=N" "dsyev_ n=60 JOBZ=N" "dsyevd_ n=60 JOBZ=V"
-                 "dstein_ n=200 m=10")
+                 "dstein_ n=200 m=10" "dsyevx_ n=60 JOBZ=V RANGE=I" "dsyevr_ n=60 JOBZ=V RANGE=A"
+                 "dsyevr_ n=60 JOBZ=N RANGE=V")
       if(NOT err MATCHES "gpueig-lapack: ${call} -> libgpueig")
         message(FATAL_ERROR "'${call}' was not served by libgpueig with GPUEIG_SHIM=serve")
       endif()

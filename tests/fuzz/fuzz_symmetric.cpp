@@ -1,0 +1,176 @@
+// gpu_syevd(jobz, uplo, n, a, lda, w) and gpu_syevx(jobz, range, uplo, n, a, lda, vl, vu, il, iu,
+// abstol, m, w, z, ldz, ifail): A (LDA, N), W (N); for gpu_syevx Z (LDZ, max(1, N)) and IFAIL (N)
+// for JOBZ = 'V', not referenced (empty, poisoned arrays here) for JOBZ = 'N'.
+// Properties: the argument checks of gpu.h in their order with nothing written (M included);
+// INFO 0..N otherwise; rows N+1..LDA of A never written, nor (INFO 0, A moderate) Z's rows
+// N+1..LDZ or its columns past M;
+// M within 0..N (RANGE 'I' with INFO 0: IU-IL+1); for a moderately scaled finite A with INFO 0:
+// W ascending and finite, its sum A's trace where all of it is computed, the vectors orthonormal
+// (for an ABSTOL within EPS ||A||: DSYEVX's vectors are no better than the eigenvalues it is given).
+#include <climits>
+
+#include "fuzz_common.hpp"
+
+using namespace fuzz;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  set_up_environment();
+  return 0;
+}
+
+namespace {
+
+// Whether triangle uplo of A (lda) is finite and moderately scaled; its trace.
+bool moderate(char uplo, int n, const std::vector<double> &a, int lda, double *trace, double *norm) {
+  const bool upper = lsame(uplo, 'U');
+  double t = 0, n2 = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = upper ? 0 : j; i <= (upper ? j : n - 1); ++i) {
+      const double x = a[size_t(j) * lda + i];
+      if (!std::isfinite(x) || (x != 0 && (std::fabs(x) > 1e100 || std::fabs(x) < 1e-100))) return false;
+      n2 += (i == j ? 1 : 2) * x * x;
+      if (i == j) t += x;
+    }
+  *trace = t, *norm = std::sqrt(n2);
+  return true;
+}
+
+// max |Q^T Q - I| over the k columns of q (ldq).
+double orthogonality(int n, int k, const double *q, int ldq) {
+  double worst = 0;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = 0;
+      for (int r = 0; r < n; ++r) s += q[size_t(i) * ldq + r] * q[size_t(j) * ldq + r];
+      worst = std::max(worst, std::fabs(s - (i == j ? 1.0 : 0.0)));
+    }
+  return worst;
+}
+
+void untouched_below(const char *routine, const char *what, const Buf<double> &x, const std::vector<double> &x0,
+                     int rows, int ld, int cols) {
+  for (int j = 0; j < cols; ++j)
+    for (int i = rows; i < ld; ++i)
+      FUZZ_CHECK(std::memcmp(&x[size_t(j) * ld + i], &x0[size_t(j) * ld + i], 8) == 0,
+                 "%s wrote %s(%d,%d) below row N = %d (LD %d)", routine, what, i + 1, j + 1, rows, ld);
+}
+
+void fuzz_syevd(Input &in, const char *policy) {
+  const char jobz = in.option("NV"), uplo = in.option("UL");
+  const int n = in.size(), lda = in.ld(n);
+  Buf<double> a("A", elems(lda, n)), w("W", elems(n));
+  fill(in, a), fill(in, w);
+  const auto a0 = a.snapshot(), w0 = w.snapshot();
+  int expected = 0;
+  if (!lsame(jobz, 'N') && !lsame(jobz, 'V')) expected = -1;
+  else if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) expected = -2;
+  else if (n < 0) expected = -3;
+  else if (lda < max1(n)) expected = -5;
+  reset_xerbla();
+  const int info = gpu_syevd(jobz, uplo, n, a.data(), lda, w.data());
+  check_no_xerbla("gpu_syevd");
+  check_info("gpu_syevd", info, expected, 0, n, policy);
+  check_backend("gpu_syevd", info, n == 0, policy);
+  a.check(), w.check();
+  if (expected < 0 || n == 0) {
+    FUZZ_CHECK(a.same_as(a0) && w.same_as(w0), "gpu_syevd wrote an array with INFO %d", info);
+    return;
+  }
+  untouched_below("gpu_syevd", "A", a, a0, n, lda, n);
+  double trace = 0, norm = 0;
+  if (info != 0 || !moderate(uplo, n, a0, lda, &trace, &norm)) return;
+  const double eps = DBL_EPSILON;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    FUZZ_CHECK(std::isfinite(w[i]) && (i == 0 || w[i - 1] <= w[i]), "gpu_syevd: W not ascending and finite (n=%d policy %s)", n, policy);
+    sum += w[i];
+  }
+  FUZZ_CHECK(std::fabs(sum - trace) <= 64.0 * n * eps * norm, "gpu_syevd: sum(W) %.17g, trace(A) %.17g (n=%d policy %s)",
+             sum, trace, n, policy);
+  if (lsame(jobz, 'V'))
+    FUZZ_CHECK(orthogonality(n, n, a.data(), lda) <= 64.0 * n * eps, "gpu_syevd: Z not orthogonal (n=%d policy %s)", n, policy);
+}
+
+void fuzz_syevx(Input &in, const char *policy) {
+  const char jobz = in.option("NV"), range = in.option("AVI"), uplo = in.option("UL");
+  const int n = in.size(), lda = in.ld(n), ldz = in.ld(n);
+  const double vl = in.dbl(), vu = in.flag() ? vl + in.in(0, 40) / 4.0 : in.dbl(), abstol = in.flag() ? 0 : in.dbl();
+  const int il = in.index(n);
+  const int iu = in.flag() ? static_cast<int>(std::min<long long>(INT_MAX, std::max<long long>(INT_MIN, 1LL * il + in.in(-1, 8))))
+                           : in.index(n);
+  const bool wantz = lsame(jobz, 'V');
+  Buf<double> a("A", elems(lda, n)), w("W", elems(n)), z("Z", wantz ? elems(ldz, n > 0 ? n : 1) : 0);
+  Buf<int> ifail("IFAIL", wantz ? elems(n) : 0);
+  fill(in, a), fill(in, w), fill(in, z), fill(in, ifail);
+  const auto a0 = a.snapshot(), w0 = w.snapshot(), z0 = z.snapshot();
+  const auto f0 = ifail.snapshot();
+  const bool byval = lsame(range, 'V'), byidx = lsame(range, 'I');
+  int expected = 0;
+  if (!wantz && !lsame(jobz, 'N')) expected = -1;
+  else if (!lsame(range, 'A') && !byval && !byidx) expected = -2;
+  else if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) expected = -3;
+  else if (n < 0) expected = -4;
+  else if (lda < max1(n)) expected = -6;
+  else if (byval && n > 0 && !(vl < vu)) expected = -8;
+  else if (byidx && (il < 1 || il > max1(n))) expected = -9;
+  else if (byidx && (iu < std::min(n, il) || iu > n)) expected = -10;
+  else if (ldz < 1 || (wantz && ldz < n)) expected = -15;
+  if (verbose())
+    std::fprintf(stderr, "gpu_syevx jobz %c range %c uplo %c n %d lda %d vl %g vu %g il %d iu %d abstol %g ldz %d\n",
+                 jobz, range, uplo, n, lda, vl, vu, il, iu, abstol, ldz);
+  int m = kUnwritten;
+  reset_xerbla();
+  const int info = gpu_syevx(jobz, range, uplo, n, a.data(), lda, vl, vu, il, iu, abstol, &m, w.data(),
+                             z.data(), ldz, ifail.data());
+  check_no_xerbla("gpu_syevx");
+  check_info("gpu_syevx", info, expected, 0, n, policy);
+  // (RANGE 'V' with M = 0 may be the quick return of a collapsed interval: either backend name)
+  if (!(byval && m == 0)) check_backend("gpu_syevx", info, n <= 1, policy);
+  a.check(), w.check(), z.check(), ifail.check();
+  if (expected < 0 || is_lib_error(info)) {
+    FUZZ_CHECK(m == kUnwritten, "gpu_syevx wrote M with INFO %d", info);
+    if (expected < 0)
+      FUZZ_CHECK(a.same_as(a0) && w.same_as(w0) && z.same_as(z0) && ifail.same_as(f0),
+                 "gpu_syevx wrote an array with INFO %d", info);
+    return;
+  }
+  FUZZ_CHECK(m >= 0 && m <= n, "gpu_syevx: M = %d outside 0..N = %d", m, n);
+  untouched_below("gpu_syevx", "A", a, a0, n, lda, n);
+  double trace = 0, norm = 0;
+  if (info != 0 || !moderate(uplo, n, a0, lda, &trace, &norm)) return;
+  // (with INFO > 0, or for a non-finite A, DSYEVX may have used all of Z as workspace)
+  if (wantz) {
+    untouched_below("gpu_syevx", "Z", z, z0, n, ldz, std::max(m, 1));
+    for (size_t k = size_t(ldz) * std::max(m, 1); k < z.size(); ++k)
+      FUZZ_CHECK(std::memcmp(&z[k], &z0[k], 8) == 0, "gpu_syevx wrote Z past column M = %d", m);
+  }
+  if (byidx) FUZZ_CHECK(m == iu - il + 1, "gpu_syevx: M = %d for IL = %d, IU = %d", m, il, iu);
+  const double eps = DBL_EPSILON;
+  if (abstol > eps * norm) return;  // (eigenvalues only to ABSTOL, and DSYEVX's vectors no better)
+  double sum = 0;
+  for (int i = 0; i < m; ++i) {
+    FUZZ_CHECK(std::isfinite(w[i]) && (i == 0 || w[i - 1] <= w[i]), "gpu_syevx: W not ascending and finite (n=%d policy %s)", n, policy);
+    sum += w[i];
+  }
+  if (m == n)
+    FUZZ_CHECK(std::fabs(sum - trace) <= 64.0 * n * eps * norm, "gpu_syevx: sum(W) %.17g, trace(A) %.17g (n=%d policy %s)",
+               sum, trace, n, policy);
+  // (with a large ABSTOL the eigenvalues, and so DSYEVX's own vectors, are only that accurate)
+  if (wantz && m > 0) {
+    FUZZ_CHECK(orthogonality(n, m, z.data(), ldz) <= 64.0 * n * eps, "gpu_syevx: Z not orthogonal (n=%d m=%d policy %s backend %s)",
+               n, m, policy, gpueig_last_backend());
+    for (int j = 0; j < m; ++j) FUZZ_CHECK(ifail[j] == 0, "gpu_syevx: IFAIL(%d) = %d with INFO 0", j + 1, ifail[j]);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Input in(data, size);
+  const char *policy = choose_policy(in);
+  if (in.flag())
+    fuzz_syevx(in, policy);
+  else
+    fuzz_syevd(in, policy);
+  return 0;
+}
