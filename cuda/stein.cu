@@ -1,6 +1,6 @@
 // gpu_stein's GPU half with host pointers (Device::stein): the method of src/stein_phases.hpp.
-// The clusters are planned on the host; every cluster of up to kLargeCluster eigenvalues is a
-// warp's task (DSTEIN's inverse iteration, Gram-Schmidt inside the cluster), clusters side by
+// The clusters are planned on the host; every small cluster (stein_phases::by_divide_and_conquer)
+// is a warp's task (DSTEIN's inverse iteration, Gram-Schmidt inside the cluster), clusters side by
 // side, a fixed number of warps each with its own factorization scratch; a larger cluster takes
 // its vectors from the divide and conquer of its block (cuda/stedc.cu), matched on the host by
 // rank as stein_phases does, or becomes a warp's task where no match is close enough.
@@ -84,7 +84,7 @@ Status stein_device(Context &ctx, int n, const double *d, const double *e, const
   bool large = false;
   int64_t widest = 1;
   for (const ph::Cluster &c : cl) {
-    large = large || (c.count > ph::kLargeCluster && c.len > 1);
+    large = large || ph::by_divide_and_conquer(c);
     widest = std::max(widest, c.len);
   }
   Status s;
@@ -112,7 +112,7 @@ Status stein_device(Context &ctx, int n, const double *d, const double *e, const
   std::vector<double> vals;
   int64_t cached = -1;
   for (const ph::Cluster &c : cl) {
-    if (c.count > ph::kLargeCluster && c.len > 1) {
+    if (ph::by_divide_and_conquer(c)) {
       double *dv = buf.at<double>(o_vals), *dvecs = buf.at<double>(o_vecs);
       if (cached != c.begin) {
         int dinfo = 0;

@@ -14,7 +14,7 @@ module gpueig
   implicit none
   private
   public :: gpu_sytrd_givens, gpu_stebz, gpu_gtsv_pcr, gpu_gtsv_pcr_batch, gpu_getrf_crout, &
-            gpu_getrs_crout, gpu_gesv_crout, gpu_stein, gpu_syevd, gpu_toeplitz_eig
+            gpu_getrs_crout, gpu_gesv_crout, gpu_stein, gpu_syevd, gpu_syevx, gpu_toeplitz_eig
   public :: gpueig_version, gpueig_gpu_available, gpueig_last_backend, gpueig_set_backend
   public :: gpueig_backend_for, gpueig_backend_reason, gpueig_info, gpueig_string
   public :: GPUEIG_ERR_DEVICE, GPUEIG_ERR_LAPACK, GPUEIG_ERR_MEMORY, GPUEIG_ERR_INTERNAL, c_null_char
@@ -101,6 +101,18 @@ module gpueig
       integer(c_int), value :: n, lda
       real(c_double), intent(inout) :: a(*)
       real(c_double), intent(out) :: w(*)
+    end function
+
+    integer(c_int) function gpu_syevx(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, &
+                                      z, ldz, ifail) bind(C, name='gpu_syevx')
+      import :: c_int, c_double, c_char
+      character(kind=c_char), value :: jobz, range, uplo
+      integer(c_int), value :: n, lda, il, iu, ldz
+      real(c_double), value :: vl, vu, abstol
+      real(c_double), intent(inout) :: a(*)
+      integer(c_int), intent(out) :: m
+      real(c_double), intent(out) :: w(*), z(*)
+      integer(c_int), intent(out) :: ifail(*)
     end function
 
     integer(c_int) function gpu_toeplitz_eig(jobz, range, n, t, vl, vu, il, iu, abstol, m, w, &

@@ -303,8 +303,9 @@ GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
  * LAPACK's test threshold), Q Z by a cuBLAS product, only the N x M vectors downloaded. A matrix
  * with NaN or Inf entries, a reduction or eigenpairs that fail their check, bisection that fails
  * or a vector that does not converge: LAPACK DSYEVX on the CPU recomputes the call (and gives
- * the INFO > 0 cases). CPU path: DSYEVX. auto keeps every size on the CPU until the GPU method
- * has been timed (gpueig_backend_reason says so); GPUEIG_CROSSOVER_SYEVX sets a size.
+ * the INFO > 0 cases). CPU path: DSYEVX. auto runs a subset on the GPU from N =
+ * GPUEIG_CROSSOVER_SYEVX (default 1024, measured against DSYEVX), the whole spectrum by
+ * gpu_syevd's crossovers.
  * Deviations: a NaN VL or VU (RANGE 'V') is illegal (-8); where DSYEVX's scaling of A (max |A|
  * outside [sqrt(SAFMIN/EPS), min(sqrt(EPS/SAFMIN), SAFMIN^(-1/4))], or infinite) would make
  * VL*SIGMA < VU*SIGMA false, M = 0 (DSYEVX stops in XERBLA from DSTEBZ there); IFAIL(1) = 0 for

@@ -101,7 +101,7 @@ int solve(int n, const double *d, const double *e, int m, const double *w, const
         for (int k = 0; k < c.count; ++k) z[c.begin + int64_t(c.first + k) * ldz] = 1;
         continue;
       }
-      if (c.count > kLargeCluster &&
+      if (by_divide_and_conquer(c) &&
           from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs))
         continue;
       double xjm = 0;

@@ -3,11 +3,12 @@
 // (tests/test_stein_phases.cpp). DSTEIN's output contract, not all of its algorithm:
 //   clusters   the eigenvalues of each block cut where two neighbours are farther apart than
 //              kOrtol ||T_block||_1 (DSTEIN's rule for the vectors it reorthogonalizes)
-//   singletons and clusters up to kLargeCluster: DSTEIN's inverse iteration (LU of T - x I with
+//   singletons and small clusters (by_divide_and_conquer): DSTEIN's inverse iteration (LU of T - x I with
 //              partial pivoting, a scaled start vector, kMaxIterations, kExtra more once the
 //              growth says it converged), each vector kept orthogonal to the earlier ones of its
 //              cluster by modified Gram-Schmidt: a team per cluster, clusters side by side
-//   larger clusters (a spectrum where most gaps are small, DSTEIN's quadratic case): all
+//   larger clusters (a spectrum where most gaps are small, DSTEIN's quadratic case; or a few
+//              eigenvalues over a long block, where a team's sequential sweeps cost more): all
 //              eigenpairs of their block by divide and conquer (stedc_phases), and of those the
 //              vectors of the cluster's eigenvalues, matched in order. They are orthogonal by
 //              construction whatever the cluster's size.
@@ -36,6 +37,18 @@ struct Cluster {
   int first, count;
   double onenrm;  // ||T_block||_1
 };
+
+// Whether a cluster takes its vectors from its block's divide and conquer rather than from a
+// team's inverse iteration. A team works its cluster's vectors one after another, each over the
+// block's rows in sequence: on the H100 (2026-11-26, gpu_syevx's smallest 1% of a random n = 8192
+// and 4096) about 1.1 us per vector and row, 272 ms for a cluster of 30 in a block of 8192 and
+// 18 ms for 4 in 4096, clusters side by side. The block's divide and conquer (cuda/stedc.cu) takes
+// about 2.8 us per row (23 ms at 8192, 9.7 at 4096, 2.8 at 1024) and about 1 ms of launches, once
+// for every cluster of the block. So: from (count - 2.5) len > 900 on, and always above
+// kLargeCluster (Gram-Schmidt is quadratic in the count).
+inline bool by_divide_and_conquer(const Cluster &c) {
+  return c.len > 1 && (c.count > kLargeCluster || (2 * int64_t(c.count) - 5) * c.len > 1800);
+}
 
 // (host) The clusters of W (ORDER 'B': ascending within each block; IBLOCK, ISPLIT as DSTEBZ's).
 std::vector<Cluster> clusters(const double *d, const double *e, int m, const double *w,

@@ -67,8 +67,12 @@ constexpr int64_t kCrossoverSyevd = 256;
 // stein (DSTEIN's contract): the GPU method (cuda/stein.cu) passes its tests on the H100 but has
 // not been timed there yet.
 constexpr int64_t kCrossoverStein = kNotTimed;
-// syevx (a subset of the spectrum; all of it goes by syevd's crossover): not timed yet.
-constexpr int64_t kCrossoverSyevx = kNotTimed;
+// syevx (a subset: the whole spectrum goes by syevd's crossover; gpu_syevx host call through the
+// shim against OpenBLAS DSYEVX / DSYEVR with 16 threads, the smallest 1% with vectors,
+// tools/shim-bench.sh dsyevx_1pct / dsyevr_1pct, H100, 2026-11-26): GPU / DSYEVX 1.56 at n = 256
+// (3.99 vs 2.55 ms), 1.00 at 512 (8.86 vs 8.85 ms), 0.58-0.61 at 1024, 0.33 at 2048, 0.13 at 4096,
+// 0.07 at 8192; GPU / DSYEVR 0.57 at 1024. 1024, where it gains.
+constexpr int64_t kCrossoverSyevx = 1024;
 
 // --- the LD_PRELOAD shim's own crossovers (against the routine the call replaces) --------------
 // dsterf_ (and dsyev(d)_'s eigenvalues) by GPU bisection instead of the program's DSTERF.

@@ -189,6 +189,25 @@ contains
     call expect(info_ref == 0 .and. maxval(abs(w - w_ref)) <= 100 * n * eps * maxval(abs(w_ref)), &
                 'syevd eigenvalues')
     call expect(gpu_syevd('V', 'L', n, a, n - 1, w) == -5, 'syevd lda check')
+    call check_syevx(a0, w_ref)
+  end subroutine
+
+  ! gpu_syevx: the 5 smallest eigenpairs of a0 (eigenvalues w_ref, ascending)
+  subroutine check_syevx(a0, w_ref)
+    real(dp), intent(in) :: a0(:, :), w_ref(:)
+    integer :: n, m, info, ifail(size(w_ref))
+    real(dp) :: a(size(a0, 1), size(a0, 2)), w(size(w_ref)), z(size(a0, 1), 5)
+    n = size(a0, 1)
+    a = a0
+    info = gpu_syevx('V', 'I', 'U', n, a, n, 0.0_dp, 0.0_dp, 1, 5, 0.0_dp, m, w, z, n, ifail)
+    call expect(info == 0 .and. m == 5, 'syevx info, m')
+    call expect(maxval(abs(w(1:5) - w_ref(1:5))) <= 100 * n * eps * maxval(abs(w_ref)), 'syevx eigenvalues')
+    call expect(maxval(abs(matmul(a0, z) - z * spread(w(1:5), 1, n))) <= 100 * n * eps * maxval(abs(w_ref)), &
+                'syevx residual')
+    call expect(maxval(abs(matmul(transpose(z), z) - identity(5))) <= 100 * n * eps, 'syevx orthogonality')
+    call expect(all(ifail(1:5) == 0), 'syevx ifail')
+    call expect(gpu_syevx('V', 'I', 'U', n, a, n, 0.0_dp, 0.0_dp, 1, n + 1, 0.0_dp, m, w, z, n, ifail) == -10, &
+                'syevx iu check')
   end subroutine
 
   function identity(n) result(id)

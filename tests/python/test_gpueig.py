@@ -259,6 +259,32 @@ def test_syevd_eigenpairs(n, uplo):
         gpueig.syevd(a, jobz="X")
 
 
+@pytest.mark.parametrize("n", [1, 2, 40, 130])
+@pytest.mark.parametrize("sel", ["A", "I", "V"])
+def test_syevx_selected(n, sel):
+    a = rng.uniform(-1, 1, (n, n))
+    a = a + a.T
+    keep = a.copy()
+    ref = sla.eigvalsh(a)
+    kw = {"A": {}, "I": {"il": 1, "iu": max(1, n // 4)},
+          "V": {"vl": ref[0] - 1, "vu": (ref[0] + ref[-1]) / 2 if n > 1 else ref[0] + 1}}[sel]
+    w, z = gpueig.syevx(a, range=sel, **kw)
+    assert np.array_equal(a, keep)
+    want = ref if sel == "A" else ref[:max(1, n // 4)] if sel == "I" else ref[ref <= kw["vu"]]
+    assert w.size == want.size and np.all(np.diff(w) >= 0)
+    scale = max(np.max(np.abs(a)), 1e-300)
+    assert np.max(np.abs(w - want)) <= 30 * n * EPS * scale
+    assert z.shape == (n, w.size)
+    assert np.max(np.abs(a @ z - z * w)) <= 30 * n * EPS * scale * n
+    assert np.max(np.abs(z.T @ z - np.eye(w.size))) <= 30 * n * EPS
+    wn = gpueig.syevx(a, jobz="N", range=sel, **kw)
+    assert wn.size == w.size and np.all(np.abs(wn - w) <= 30 * n * EPS * scale)
+    with pytest.raises(ValueError):
+        gpueig.syevx(a, range="I")  # il, iu missing
+    with pytest.raises(ValueError):
+        gpueig.syevx(a, range="V", vl=1.0, vu=0.0)
+
+
 def test_getrf_singular_raises_with_factors():
     a = rng.uniform(-1, 1, (6, 6))
     a[:, 2] = 0

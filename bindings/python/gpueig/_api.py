@@ -413,6 +413,34 @@ def syevd(a, jobz="V", uplo="L"):
     return (w[:n].copy(), work) if jz == b"V" else w[:n].copy()
 
 
+def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0, uplo="L"):
+    """Selected eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric array a (LAPACK
+    dsyevx): range 'A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th smallest (1-based,
+    inclusive). Returns w (ascending) or (w, z) with z[:, i] the eigenvector for w[i]. a is not
+    modified. Raises GpueigError (its message lists IFAIL, 1-based) where eigenvectors failed to
+    converge."""
+    work = _fortran_copy(a, "a")
+    n = _order(work.shape[0], "n")
+    if work.shape != (n, n):
+        raise ValueError(f"a must be square, got shape {work.shape}")
+    jz = _option(jobz, "jobz", "NV")
+    r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
+    u = _option(uplo, "uplo", "UL")
+    w = np.empty(max(n, 1))
+    z = np.zeros((n, n) if jz == b"V" and n else (1, 1), order="F")
+    ldz = max(n, 1) if jz == b"V" else 1
+    ifail = np.zeros(max(n, 1), dtype=np.intc)
+    m = ctypes.c_int(0)
+    info = _lib().gpu_syevx(jz, r, u, n, _double_ptr(work), max(n, 1), vl, vu, il, iu,
+                            _real(abstol, "abstol"), ctypes.byref(m), _double_ptr(w), _double_ptr(z), ldz,
+                            ifail.ctypes.data_as(ctypes.POINTER(ctypes.c_int)))
+    _check("syevx", info, ["jobz", "range", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol",
+                           "m", "w", "z", "ldz", "ifail"],
+           lambda i: f"{i} eigenvectors failed to converge (ifail {list(ifail[:i])})")
+    k = m.value
+    return w[:k].copy() if jz == b"N" else (w[:k].copy(), z[:, :k].copy(order="F"))
+
+
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
     """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
     column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]."""

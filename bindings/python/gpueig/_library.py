@@ -20,6 +20,8 @@ _SIGNATURES = {
     "gpu_gesv_crout": (_c_int, [_c_int, _c_int, _pd, _c_int, _pi, _pd, _c_int]),
     "gpu_stein": (_c_int, [_c_int, _pd, _pd, _c_int, _pd, _pi, _pi, _pd, _c_int, _pi]),
     "gpu_syevd": (_c_int, [_c_char, _c_char, _c_int, _pd, _c_int, _pd]),
+    "gpu_syevx": (_c_int, [_c_char, _c_char, _c_char, _c_int, _pd, _c_int, _c_double, _c_double, _c_int,
+                           _c_int, _c_double, _pi, _pd, _pd, _c_int, _pi]),
     "gpu_toeplitz_eig": (_c_int, [_c_char, _c_char, _c_int, _pd, _c_double, _c_double, _c_int,
                                   _c_int, _c_double, _pi, _pd, _pd, _c_int]),
     "gpueig_version": (_c_char_p, []),
