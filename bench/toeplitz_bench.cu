@@ -49,15 +49,17 @@ struct Ours {
   std::vector<double> w;
 };
 
-// The host call, eigenvalues il..iu (il = 0: all), on the policy given.
-Ours ours(const std::vector<double> &t, int il, int iu, int reps, const char *policy) {
+// The host call, eigenvalues il..iu (il = 0: all), with eigenvectors (`vectors`: Z comes back
+// to the host, n x M) or not, on the policy given.
+Ours ours(const std::vector<double> &t, int il, int iu, int reps, const char *policy, bool vectors = false) {
   const int n = static_cast<int>(t.size());
   Ours o{0, "", std::vector<double>(n)};
-  std::vector<double> z(1);
+  std::vector<double> z(vectors ? size_t(n) * n : 1);
   int m = 0;
   gpueig_set_backend(policy);
   o.ms = host_ms(reps, [] {}, [&] {
-    gpu_toeplitz_eig('N', il ? 'I' : 'A', n, t.data(), 0, 0, il, iu, 0.0, &m, o.w.data(), z.data(), 1);
+    gpu_toeplitz_eig(vectors ? 'V' : 'N', il ? 'I' : 'A', n, t.data(), 0, 0, il, iu, 0.0, &m, o.w.data(),
+                     z.data(), vectors ? n : 1);
     o.backend = gpueig_last_backend();
   });
   gpueig_set_backend("auto");
@@ -69,7 +71,7 @@ Ours ours(const std::vector<double> &t, int il, int iu, int reps, const char *po
 // the dense T, device-resident: the matrix is reset from a pristine copy before each run (not
 // timed). reps = 0: one timed run.
 double cusolver_dense(cudaStream_t s, cusolverDnHandle_t h, const std::vector<double> &t, int il,
-                      int iu, int reps, std::vector<double> *w_out) {
+                      int iu, int reps, std::vector<double> *w_out, bool vectors = false) {
   const int64_t n = static_cast<int64_t>(t.size());
   double *dt = nullptr, *a0 = nullptr, *a = nullptr, *w = nullptr;
   void *work = nullptr;
@@ -84,7 +86,7 @@ double cusolver_dense(cudaStream_t s, cusolverDnHandle_t h, const std::vector<do
   CUDA_OK(cudaGetLastError());
   cusolverDnParams_t params;
   SOLVER_OK(cusolverDnCreateParams(&params));
-  const auto jobz = CUSOLVER_EIG_MODE_NOVECTOR;
+  const auto jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const auto uplo = CUBLAS_FILL_MODE_LOWER;
   size_t dbytes = 0, hbytes = 0;
   int64_t found = 0;
@@ -188,6 +190,15 @@ void bench_toeplitz(cudaStream_t s, bool quick) {
     const double anchor = cusolver_dense(s, h, t, 1, iu, 3, &wref);
     g_rows.push_back({"toeplitz", "random, first 1% by index", "host", n, o.backend, o.ms,
                       "cuSOLVER dsyevdx on dense T (device)", anchor,
+                      distance(o.w, wref, n, toeplitz_norm1(t)), -1, 0});
+  }
+  for (int n : {4096, 8192}) {  // all eigenpairs against cuSOLVER dsyevd with vectors on the dense T
+    const std::vector<double> t = zoo::toeplitz("random", n, 55);
+    const Ours o = ours(t, 0, 0, 3, "auto", true);
+    std::vector<double> wref;
+    const double anchor = cusolver_dense(s, h, t, 0, 0, 3, &wref, true);
+    g_rows.push_back({"toeplitz", "random, all pairs (Z to host)", "host", n, o.backend, o.ms,
+                      "cuSOLVER dsyevd+vectors on dense T (device)", anchor,
                       distance(o.w, wref, n, toeplitz_norm1(t)), -1, 0});
   }
   cusolverDnDestroy(h);

@@ -322,8 +322,10 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * and the skew-symmetric eigenvectors); both are solved and the spectra merged. Eigenvalues
  * (JOBZ = 'N') run on the GPU: both blocks formed there from t, reduced at once by Givens
  * rotations, their eigenvalues found by bisection; for RANGE 'I' Sturm counts on both halves fix
- * how many of IL..IU each holds, and no other eigenvalue is computed. Eigenvectors run on the
- * CPU (DSYEVD / DSYEVR on each half block).
+ * how many of IL..IU each holds, and no other eigenvalue is computed. Eigenvectors (JOBZ = 'V'):
+ * each half block's eigenpairs by gpu_syevd's GPU method (all of them) or gpu_syevx's (a subset),
+ * lifted to T's; on the CPU, DSYEVD / DSYEVR on each half block. Both JOBZ go to the GPU from
+ * N = GPUEIG_CROSSOVER_TOEPLITZ (measured for the eigenvalues).
  *
  *  1 JOBZ   [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
  *  2 RANGE  [in] 'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).

@@ -21,6 +21,8 @@
 #include <functional>
 #include <mutex>
 #include <new>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "checks.hpp"
@@ -263,18 +265,11 @@ Problem prepare(int n, const double *t, char range, double vl, double vu, double
 
 // ---- Eigenvectors (JOBZ = 'V'): the dense half blocks by DSYEVD / DSYEVR ---------------------
 
-int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w, double *z,
-                int ldz) {
-  const lapack::Table *L = lapack::table();
-  if (!L) return GPUEIG_ERR_LAPACK;
-  Half halves[2];
+// Both halves' eigenpairs merged into T's (the two ascending lists, ties keeping the symmetric
+// half first), the IL..IU of them for RANGE 'I', the vectors lifted into Z.
+int merge_vectors(char range, int n, const Half halves[2], int il, int iu, int *m, double *w,
+                  double *z, int ldz) {
   const int signs[2] = {+1, -1};
-  for (int h = 0; h < 2; ++h) {
-    int info = solve_half(*L, n, p.t, signs[h], range, p.vl, p.vu, iu, p.abstol, halves[h]);
-    if (info != 0) return info;
-    halves[h].h = {};  // free the block (if DSYEVD did not turn it into Z) before the next one
-  }
-  // Merge the two ascending lists; ties keep the symmetric half first.
   struct Pick { double value; int half; int col; };
   std::vector<Pick> all;
   for (int h = 0; h < 2; ++h)
@@ -287,12 +282,108 @@ int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, dou
     last = static_cast<size_t>(iu);
   }
   *m = static_cast<int>(last - first);
-  for (size_t i = first; i < last; ++i) {
-    w[i - first] = all[i].value;
-    lift_vector(n, signs[all[i].half], halves[all[i].half], all[i].col,
-                z + static_cast<int64_t>(i - first) * ldz);
+  for (size_t i = first; i < last; ++i) w[i - first] = all[i].value;
+  // The lift writes M columns of N: memory-bound, so shared out over up to 8 threads from 2^22
+  // entries on (n = 8192, all: about 100 ms on one thread of the H100 machine's CPU); on one
+  // thread where none can be had.
+  auto lift = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i)
+      lift_vector(n, signs[all[i].half], halves[all[i].half], all[i].col,
+                  z + static_cast<int64_t>(i - first) * ldz);
+  };
+  const size_t count = last - first;
+  const size_t parts = int64_t(count) * n >= (int64_t(1) << 22) ? 8 : 1;
+  std::vector<std::thread> workers;
+  size_t done = first;
+  for (size_t k = 1; k < parts; ++k) {
+    const size_t from = first + count * k / parts, to = first + count * (k + 1) / parts;
+    try {
+      workers.emplace_back(lift, from, to);
+    } catch (...) {
+      lift(from, to);
+    }
   }
+  lift(done, first + count / parts);
+  for (std::thread &t : workers) t.join();
   return 0;
+}
+
+int vectors_cpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w, double *z,
+                int ldz) {
+  const lapack::Table *L = lapack::table();
+  if (!L) return GPUEIG_ERR_LAPACK;
+  Half halves[2];
+  const int signs[2] = {+1, -1};
+  for (int h = 0; h < 2; ++h) {
+    int info = solve_half(*L, n, p.t, signs[h], range, p.vl, p.vu, iu, p.abstol, halves[h]);
+    if (info != 0) return info;
+    halves[h].h = {};  // free the block (if DSYEVD did not turn it into Z) before the next one
+  }
+  return merge_vectors(range, n, halves, il, iu, m, w, z, ldz);
+}
+
+// The eigenpairs of a half block on the device: all of them by gpu_syevd's method, a subset (its
+// own first min(IU, size) for RANGE 'I', those in (VL, VU] for 'V') by gpu_syevx's; an order-1
+// block on the host.
+gpu::Status solve_half_gpu(int64_t n, const double *t, int sign, char range, double vl, double vu,
+                           int iu, double abstol, Half &hb) {
+  build_half(n, t, sign, hb);
+  hb.m = 0;
+  const int64_t size = hb.size;
+  if (size == 0) return gpu::Status::success();
+  hb.w.assign(size, 0.0);
+  if (size == 1) {
+    const double x = hb.h[0];
+    if (!lsame(range, 'V') || (vl < x && vu >= x)) hb.w[0] = x, hb.z.assign(1, 1.0), hb.m = 1;
+    return gpu::Status::success();
+  }
+  const int top = static_cast<int>(std::min<int64_t>(iu, size));
+  if (lsame(range, 'A') || (lsame(range, 'I') && top == size)) {
+    gpu::Status s = gpu::device().syevd('V', 'L', size, hb.h.data(), size, hb.w.data());
+    if (!s) return s;
+    hb.z = std::move(hb.h);
+    hb.m = static_cast<int>(size);
+    return s;
+  }
+  hb.z.assign(size * size, 0.0);
+  int found = 0;
+  gpu::Status s = gpu::device().syevx('V', lsame(range, 'V') ? 'V' : 'I', 'L', size, hb.h.data(), size, vl, vu, 1,
+                                      top, abstol, &found, hb.w.data(), hb.z.data(), size);
+  if (s) hb.m = found;
+  return s;
+}
+
+// Both halves at once, the skew-symmetric one in a thread of its own (each half's reduction is
+// partly latency-bound, so two of them share the GPU well); one after the other where no thread
+// can be had. No exception leaves the thread: it becomes the half's device failure.
+gpu::Status vectors_gpu(char range, int n, const Problem &p, int il, int iu, int *m, double *w,
+                        double *z, int ldz) {
+  Half halves[2];
+  gpu::Status st[2];
+  auto solve = [&](int h) {
+    try {
+      st[h] = solve_half_gpu(n, p.t, h == 0 ? +1 : -1, range, p.vl, p.vu, iu, p.abstol, halves[h]);
+    } catch (const std::exception &e) {
+      st[h] = gpu::Status::fail(gpu::Status::device_error, std::string("exception: ") + e.what());
+    } catch (...) {
+      st[h] = gpu::Status::fail(gpu::Status::device_error, "exception");
+    }
+    halves[h].h = {};
+  };
+  std::thread worker;
+  try {
+    worker = std::thread(solve, 1);
+  } catch (...) {  // no thread: the second half after the first
+  }
+  solve(0);
+  if (worker.joinable())
+    worker.join();
+  else
+    solve(1);
+  for (const gpu::Status &s : st)
+    if (!s) return s;
+  merge_vectors(range, n, halves, il, iu, m, w, z, ldz);
+  return gpu::Status::success();
 }
 
 // ---- Eigenvalues (JOBZ = 'N'): the two halves' tridiagonal forms ------------------------------
@@ -555,13 +646,14 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
       return 0;
     }
     int info;
-    if (wantz) {  // eigenvectors: on the CPU until the library has GPU eigenvectors
-      try {
-        info = vectors_cpu(range, n, p, il, iu, m, w, z, ldz);
-      } catch (...) {
-        info = GPUEIG_ERR_MEMORY;  // a half block (or its workspace) cannot be allocated
-      }
-      call.done(backend_of_cpu_result(info), "eigenvectors: CPU method");
+    if (wantz) {  // eigenvectors: each half block's eigenpairs by gpu_syevd's or gpu_syevx's method
+      info = run_dispatched(
+          call, Routine::toeplitz, n,
+          [&](int &gpu_info) {
+            gpu_info = 0;
+            return vectors_gpu(range, n, p, il, iu, m, w, z, ldz);
+          },
+          [&] { return vectors_cpu(range, n, p, il, iu, m, w, z, ldz); });
     } else {
       info = run_dispatched(
           call, Routine::toeplitz, n,
