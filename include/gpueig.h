@@ -300,13 +300,15 @@ GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
  * A reduced to T = Q^T A Q by Givens rotations with Q formed (A scaled first where DSYEVX scales
  * it), the eigenvalues of T by GPU bisection, their vectors by gpu_stein's GPU method on T in
  * device memory, the pairs checked on the device (||T z - lambda z|| and ||Z^T Z - I|| within
- * LAPACK's test threshold), Q Z by a cuBLAS product, only the N x M vectors downloaded. A matrix
- * with NaN or Inf entries, a reduction or eigenpairs that fail their check, bisection that fails
- * or a vector that does not converge: LAPACK DSYEVX on the CPU recomputes the call (and gives
- * the INFO > 0 cases). CPU path: DSYEVX. auto runs a subset on the GPU from N =
+ * LAPACK's test threshold), Q Z by a cuBLAS product, only the N x M vectors downloaded. A
+ * reduction or eigenpairs that fail their check, bisection that fails or a vector that does not
+ * converge: LAPACK DSYEVX on the CPU recomputes the call (and gives the INFO > 0 cases). CPU path: DSYEVX. auto runs a subset on the GPU from N =
  * GPUEIG_CROSSOVER_SYEVX (default 1024, measured against DSYEVX), the whole spectrum by
  * gpu_syevd's crossovers.
- * Deviations: a NaN VL or VU (RANGE 'V') is illegal (-8); where DSYEVX's scaling of A (max |A|
+ * Deviations: a NaN VL or VU (RANGE 'V') is illegal (-8); an A with a NaN or Inf entry in
+ * triangle UPLO has NaN eigenvalues, computed by neither backend: INFO = 0, M = N (RANGE 'A'),
+ * IU-IL+1 ('I') or 0 ('V': none in (VL, VU]), W(1..M) and Z's M columns NaN, IFAIL(1..M) zero, A
+ * untouched (DSYEVX's bisection fallback would call DSTEIN with an IBLOCK it rejects); where DSYEVX's scaling of A (max |A|
  * outside [sqrt(SAFMIN/EPS), min(sqrt(EPS/SAFMIN), SAFMIN^(-1/4))], or infinite) would make
  * VL*SIGMA < VU*SIGMA false, M = 0 (DSYEVX stops in XERBLA from DSTEBZ there); IFAIL(1) = 0 for
  * N = 1 with vectors, as documented (DSYEVX's own N = 1 return leaves it).

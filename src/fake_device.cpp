@@ -205,8 +205,13 @@ class Fake final : public Device {
       std::vector<double> e(std::max<int64_t>(1, n - 1)), q(n * n), z(n * n);
       if (cpu::sytrd('V', uplo, int(n), full.data(), int(n), vals.data(), e.data(), q.data(), int(n)) != 0)
         return Status::fail(Status::device_error, "fake device: LAPACK failed");
+      const std::vector<double> d(vals);
       if (stedc_phases::solve(n, vals.data(), e.data(), z.data(), n, cpu::gemm) != 0)
         return Status::fail(Status::unsafe, "the tridiagonal's eigenpairs did not converge");
+      // The pairs of T checked as the device checks them (LAPACK's two ratios within 30).
+      if (!(pairs_residual(n, d.data(), e.data(), n, vals.data(), z.data()) <= 30 &&
+            pairs_orthogonality(n, n, z.data()) <= 30))
+        return Status::fail(Status::unsafe, "the tridiagonal's eigenpairs failed their check");
       vecs.resize(n * n);
       cpu::gemm(n, n, n, q.data(), n, z.data(), n, vecs.data(), n);
     }

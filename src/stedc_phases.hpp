@@ -386,9 +386,15 @@ GPUEIG_HD inline void rotate_row(int nrot, const int *rot_cols, const double *ro
 
 namespace gpueig::stedc_phases {
 
-// A coupling T may be split at (DSTEDC's test: |e| <= eps sqrt|d_i| sqrt|d_i+1|) becomes zero.
+// A coupling T may be split at becomes zero (T scaled to max |T| = 1): DSTEDC's test |e| <= eps
+// sqrt|d_i| sqrt|d_i+1|, and |e| below sqrt(SAFMIN), as DSTEQR's test (|e|^2 <= eps^2 |d_i|
+// |d_i+1| + SAFMIN) zeroes it in the leaves LAPACK hands DSTEQR. Without the second test a
+// subnormal e beside a zero d (found by fuzz_shim, 2026-11-26: e = -5.5e-310, d = 0) passed
+// leaf_ql's relative test and its shift (d_i+1 - d_i) / 2e overflowed: NaN eigenpairs. Zeroing
+// it changes T by less than 1e-154 ||T||.
+constexpr double kSqrtSafmin = 0x1p-511;
 GPUEIG_HD inline double split_coupling(double di, double di1, double e) {
-  return fabs(e) <= kEps * sqrt(fabs(di)) * sqrt(fabs(di1)) ? 0.0 : e;
+  return fabs(e) <= kEps * sqrt(fabs(di)) * sqrt(fabs(di1)) || fabs(e) < kSqrtSafmin ? 0.0 : e;
 }
 
 // The host run of the phases (src/stedc_phases.cpp): eigenvalues (d, ascending) and eigenvectors

@@ -15,6 +15,7 @@
 #include "gpueig.h"
 #include "lapack.hpp"
 #include "lapack_workspace.hpp"
+#include "scaling.hpp"
 
 namespace gpueig::cpu {
 
@@ -49,22 +50,34 @@ int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl
 
 namespace {
 
-// Whether DSYEVX would scale A (max |entry| of triangle uplo outside [RMIN, RMAX], or infinite)
-// and VL, VU with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner DSTEBZ would then
+// Whether DSYEVX would scale A (anrm: the largest |entry| of its triangle, finite; outside
+// [RMIN, RMAX]) and VL, VU with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner DSTEBZ would then
 // reject the interval through XERBLA (which stops a program linked with Reference LAPACK).
 // Replicates DSYEVX's ISCALE test (as src/toeplitz.cpp's dsyevr_collapses does DSYEVR's).
-bool dsyevx_collapses(char uplo, int n, const double *a, int lda, double vl, double vu) {
+bool dsyevx_collapses(double anrm, double vl, double vu) {
   const double safmin = std::numeric_limits<double>::min(), eps = std::numeric_limits<double>::epsilon();
   const double smlnum = safmin / eps, bignum = 1 / smlnum;
   const double rmin = std::sqrt(smlnum), rmax = std::min(std::sqrt(bignum), 1 / std::sqrt(std::sqrt(safmin)));
-  double anrm = 0;
-  const bool upper = uplo == 'U' || uplo == 'u';
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = upper ? 0 : j; i <= (upper ? j : n - 1); ++i) anrm = std::max(anrm, std::fabs(a[i + j * lda]));
   double sigma = 1;
   if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
   else if (anrm > rmax) sigma = rmax / anrm;
   return sigma != 1 && !(vl * sigma < vu * sigma);
+}
+
+// The answer for an A with a NaN or Inf entry in triangle uplo, whose eigenvalues are taken to be
+// NaN: RANGE 'A' and 'I' return them (W(1..M) and Z's M columns NaN), RANGE 'V' finds none in
+// (VL, VU]. DSYEVX cannot be given such an A: DSTEQR fails on it, and the bisection DSYEVX then
+// falls back to leaves DSTEIN an IBLOCK it rejects through XERBLA (found by fuzz_symmetric).
+int nonfinite_answer(char jobz, char range, int n, int il, int iu, int *m, double *w, double *z, int ldz,
+                     int *ifail) {
+  *m = gpueig::lsame(range, 'A') ? n : gpueig::lsame(range, 'I') ? iu - il + 1 : 0;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::fill_n(w, *m, nan);
+  if (gpueig::lsame(jobz, 'V')) {
+    for (int64_t j = 0; j < *m; ++j) std::fill_n(z + j * int64_t(ldz), n, nan);
+    std::fill_n(ifail, *m, 0);
+  }
+  return 0;
 }
 
 // All of the spectrum on the GPU by gpu_syevd's method: the eigenvectors land in A (lda) and are
@@ -110,9 +123,11 @@ extern "C" int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
       return 0;
     }
 
-    // (VL, VU] narrower than the scaled matrix resolves (or A infinite): nothing in it, where
-    // DSYEVX would stop in XERBLA.
-    if (byval && dsyevx_collapses(uplo, n, a, lda, vl, vu)) return *m = 0;
+    // A with a NaN or Inf entry: NaN eigenvalues, computed by neither backend. (VL, VU] narrower
+    // than the scaled matrix resolves: nothing in it, where DSYEVX would stop in XERBLA.
+    const double amax = scaling::triangle_max(uplo, n, a, lda);
+    if (!std::isfinite(amax)) return nonfinite_answer(jobz, range, n, il, iu, m, w, z, ldz, ifail);
+    if (byval && dsyevx_collapses(amax, vl, vu)) return *m = 0;
 
     const char j = wantz ? 'V' : 'N', u = lsame(uplo, 'U') ? 'U' : 'L';
     const char r = all ? 'A' : byval ? 'V' : 'I';

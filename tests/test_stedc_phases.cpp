@@ -162,6 +162,28 @@ TEST(Stedc, DeflationHeavy) {
   }
 }
 
+// A subnormal coupling beside a zero diagonal entry (fuzz_shim, 2026-11-26: d(1) = 0, e(1) =
+// -5.5e-310 gave NaN eigenpairs): in a leaf, at a cut between leaves, and with zeros on both
+// sides.
+TEST(Stedc, SubnormalCouplingBesideZero) {
+  for (int n : {8, 32, 33, 100, 600})
+    for (int at : {0, n / 2 - 1, n - 2}) {
+      std::vector<double> d(n), e(n - 1);
+      std::mt19937_64 g(n + at);
+      std::uniform_real_distribution<double> u(-1, 1);
+      for (auto &x : d) x = u(g);
+      for (auto &x : e) x = u(g);
+      d[at] = 0;
+      e[at] = -5.5e-310;
+      if (at == n / 2 - 1) d[at + 1] = 0;
+      const Result r = run(d, e, n);
+      ASSERT_EQ(r.info, 0) << n << " at " << at;
+      EXPECT_LE(r.res, ratios::kThreshold) << n << " at " << at;
+      EXPECT_LE(r.orth, ratios::kThreshold) << n << " at " << at;
+      EXPECT_LE(r.dist, ratios::kThreshold) << n << " at " << at;
+    }
+}
+
 TEST(Stedc, ClementAndGraded) {
   for (int n : {40, 129, 500}) {
     std::vector<double> d(n, 0.0), e(n - 1);

@@ -4,11 +4,12 @@
 // all, the smallest tenth and a middle quarter by index, the whole spectrum by index (gpu_syevd's
 // method), a middle half by value. Eigenvalues against DSYEVD's, eigenvectors by the residual
 // ||A Z - Z W||_1 / (n ||A||_1 ulp) and dort01's orthogonality (threshold 30); DSYEVX's argument
-// checks, its N = 1 quick return, and the fallback of a matrix with NaN entries.
+// checks, its N = 1 quick return, and the NaN answer for a matrix with NaN or Inf entries.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -207,16 +208,35 @@ TEST_F(SyevxTest, OrderOne) {
   EXPECT_EQ(w, 2.5);
 }
 
-// A NaN in triangle UPLO: the GPU half refuses it and LAPACK answers.
-TEST_F(SyevxTest, NanEntryGoesToLapack) {
-  const int n = 40;
-  Vec full = zoo::symmetric("random", n, n, 5);
-  full[3 + 7 * n] = full[7 + 3 * n] = kNaN;
-  Vec a = full, w(n), z(size_t(n) * n);
-  std::vector<int> ifail(n);
-  int m = 0;
-  gpu_syevx('V', 'I', 'L', n, a.data(), n, 0, 0, 1, 4, 0.0, &m, w.data(), z.data(), n, ifail.data());
-  EXPECT_STREQ(gpueig_last_backend(), "cpu");
+// A NaN or Inf in triangle UPLO: its eigenvalues are NaN, computed by neither backend (DSYEVX
+// would call DSTEIN with an IBLOCK it rejects through XERBLA: fuzz_symmetric's n = 8 case below).
+// RANGE 'A' and 'I' return M NaN eigenvalues and vectors, RANGE 'V' none in (VL, VU].
+TEST_F(SyevxTest, NonFiniteEntryGivesNaNEigenvalues) {
+  const double kInf = std::numeric_limits<double>::infinity();
+  for (int n : {8, 40})
+    for (double bad : {kNaN, kInf, -kInf})
+      for (char jobz : {'N', 'V'})
+        for (char range : {'A', 'I', 'V'}) {
+          Vec full = zoo::symmetric("random", n, n, 5);
+          full[6 + 6 * n] = bad;  // (the fuzzer's case: a diagonal entry)
+          const Vec a0 = embed(full, n, n, 'L');
+          Vec a = a0, w(n, kPad), z(size_t(n) * n, kPad);
+          std::vector<int> ifail(n, -7);
+          int m = -1;
+          const int il = 2, iu = 5;
+          ASSERT_EQ(gpu_syevx(jobz, range, 'L', n, a.data(), n, -1.0, 1.0, il, iu, 0.0, &m, w.data(), z.data(),
+                              n, ifail.data()),
+                    0);
+          const int expected_m = range == 'A' ? n : range == 'I' ? iu - il + 1 : 0;
+          ASSERT_EQ(m, expected_m) << "n " << n << " JOBZ " << jobz << " RANGE " << range;
+          EXPECT_STREQ(gpueig_last_backend(), "none");
+          for (int i = 0; i < n; ++i) EXPECT_EQ(std::isnan(w[i]), i < m) << i;
+          for (size_t k = 0; k < z.size(); ++k)
+            EXPECT_EQ(std::isnan(z[k]), jobz == 'V' && k < size_t(n) * m) << k;
+          for (int i = 0; i < n; ++i) EXPECT_EQ(ifail[i], jobz == 'V' && i < m ? 0 : -7) << i;
+          for (size_t k = 0; k < a.size(); ++k)
+            EXPECT_TRUE(std::memcmp(&a[k], &a0[k], 8) == 0) << "A changed at " << k;
+        }
 }
 
 }  // namespace

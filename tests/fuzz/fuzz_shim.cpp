@@ -481,6 +481,13 @@ void fuzz_dsyevx(Input &in) {
   // returns its -5. gpu_syevx answers M = 0 there (include/gpueig.h); not compared unless
   // FUZZ_STRICT.
   if (!strict() && rinfo < 0 && std::strncmp(xerbla_record().name, "DSTEBZ", 6) == 0) return;
+  // K6: DSYEVX on an A with a NaN or Inf entry: DSTEQR fails, and the bisection it falls back to
+  // leaves DSTEIN an M or IBLOCK it rejects through XERBLA (INFO then DSTEIN's -4 or -6, and
+  // DORMTR may reject the same M after it). gpu_syevx answers NaN eigenvalues there
+  // (include/gpueig.h); not compared unless FUZZ_STRICT.
+  if (!strict() && rinfo < 0 && !all_finite(a0.data(), static_cast<long long>(a0.size())) &&
+      std::strncmp(xerbla_record().name, kMrrr ? "DSYEVR" : "DSYEVX", 6) != 0)
+    return;
   compare_info(name, cinfo.v(), rinfo, x);
   if (rinfo < 0) {
     FUZZ_CHECK(a.same_as(a0) && w.same_as(w0) && z.same_as(z0) && cm.v() == kUnwritten,

@@ -35,6 +35,15 @@ bool moderate(char uplo, int n, const std::vector<double> &a, int lda, double *t
   return true;
 }
 
+// Whether triangle uplo of A (lda) is free of NaN and Inf.
+bool triangle_finite(char uplo, int n, const std::vector<double> &a, int lda) {
+  const bool upper = lsame(uplo, 'U');
+  for (int j = 0; j < n; ++j)
+    for (int i = upper ? 0 : j; i <= (upper ? j : n - 1); ++i)
+      if (!std::isfinite(a[size_t(j) * lda + i])) return false;
+  return true;
+}
+
 // max |Q^T Q - I| over the k columns of q (ldq).
 double orthogonality(int n, int k, const double *q, int ldq) {
   double worst = 0;
@@ -124,8 +133,10 @@ void fuzz_syevx(Input &in, const char *policy) {
                              z.data(), ldz, ifail.data());
   check_no_xerbla("gpu_syevx");
   check_info("gpu_syevx", info, expected, 0, n, policy);
-  // (RANGE 'V' with M = 0 may be the quick return of a collapsed interval: either backend name)
-  if (!(byval && m == 0)) check_backend("gpu_syevx", info, n <= 1, policy);
+  // (RANGE 'V' with M = 0 may be the quick return of a collapsed interval: either backend name;
+  // a non-finite triangle is answered, NaN, without either backend)
+  const bool finite = expected != 0 || triangle_finite(uplo, n, a0, lda);  // (valid N, LDA only)
+  if (!(byval && m == 0)) check_backend("gpu_syevx", info, n <= 1 || !finite, policy);
   a.check(), w.check(), z.check(), ifail.check();
   if (expected < 0 || is_lib_error(info)) {
     FUZZ_CHECK(m == kUnwritten, "gpu_syevx wrote M with INFO %d", info);
@@ -135,6 +146,11 @@ void fuzz_syevx(Input &in, const char *policy) {
     return;
   }
   FUZZ_CHECK(m >= 0 && m <= n, "gpu_syevx: M = %d outside 0..N = %d", m, n);
+  if (!finite && expected == 0 && n > 1) {
+    FUZZ_CHECK(info == 0 && m == (lsame(range, 'A') ? n : byidx ? iu - il + 1 : 0),
+               "gpu_syevx on a non-finite A: INFO %d, M %d", info, m);
+    for (int i = 0; i < m; ++i) FUZZ_CHECK(std::isnan(w[i]), "gpu_syevx on a non-finite A: W(%d) = %g", i + 1, w[i]);
+  }
   untouched_below("gpu_syevx", "A", a, a0, n, lda, n);
   double trace = 0, norm = 0;
   if (info != 0 || !moderate(uplo, n, a0, lda, &trace, &norm)) return;

@@ -92,8 +92,30 @@ seeds = {
         [6, AUTO, n(3), n(1), LD_OK, 0],                                         # dgesv_ LDB < N
         [7, CPU, n(5), n(2), LD_OK + 1, LD_OK],                                  # scipy_dgesv_64_
         [7, GPU, NEG, n(1), LD_OK, LD_OK],                                       # ILP64, N < 0
-        [8, CPU, ord("T"), n(4), n(3), LD_OK, LD_OK],                            # dgetrs_
-        [8, AUTO, ord("X"), n(2), n(1), LD_OK, LD_OK],                           # illegal TRANS
+        [10, CPU, ord("T"), n(4), n(3), LD_OK, LD_OK],                           # dgetrs_
+        [10, AUTO, ord("X"), n(2), n(1), LD_OK, LD_OK],                          # illegal TRANS
+        # dsyevx_ / dsyevr_: JOBZ, RANGE, UPLO (option indices), N, LDA, LDZ, VL, VU (flag 1: VL +
+        # a step of 1/4), ABSTOL (flag 1: 0), IL, IU (flag 1: IL + a step), LWORK (5: ample), A
+        [8, GPU, 1, 2, 1, n(10), LD_OK, LD_OK, dv(0), 0, dv(1), 1, 1, 1, 4, 5],  # dsyevx_ RANGE I
+        [8, AUTO, 0, 1, 0, n(7), LD_OK + 1, LD_OK, dv(-1), 1, 12, 1, 0, 0, 5],   # RANGE V, N
+        [8, CPU, 1, 0, 1, n(6), LD_OK, LD_OK, 0, 0, 0, 1, 0, 0, 0],              # workspace query
+        [9, GPU, 1, 0, 1, n(9), LD_OK, LD_OK, 0, 0, 0, 1, 0, 0, 5, 5],           # dsyevr_ all
+        [9, AUTO, 1, 2, 0, n(12), LD_OK, LD_OK + 2, 0, 0, 0, 1, 3, 1, 2, 5, 5],  # dsyevr_ RANGE I
+    ],
+    # gpu_syevd (flag byte even): JOBZ, UPLO (option indices), N, LDA, A; gpu_syevx (odd): JOBZ,
+    # RANGE, UPLO, N, LDA, LDZ, VL, VU (flag 1: VL + a step of 1/4), ABSTOL (flag 1: 0), IL, IU
+    "symmetric": [
+        [CPU, 0, 1, 1, n(5), LD_OK] + [dv(1)] * 25,                              # syevd V
+        [AUTO, 0, 0, 0, n(8), LD_OK + 1],                                        # syevd N
+        [GPU, 0, 1, 0, n(4), 0],                                                 # LDA too small
+        [GPU, 1, 1, 2, 1, n(10), LD_OK, LD_OK, dv(0), 0, dv(1), 1, 1, 1, 4],     # syevx RANGE I
+        [AUTO, 1, 0, 1, 0, n(7), LD_OK, LD_OK + 1, dv(-1), 1, 12, 1, 0, 0],      # RANGE V
+        [CPU, 1, 1, 0, 1, n(12), LD_OK, LD_OK, 0, 0, 0, 1, 0, 0],                # RANGE A
+        [GPU, 1, 1, 1, 0, n(6), LD_OK, LD_OK, NAN, 0, dv(1), 1, 0, 0],           # NaN VL: -8
+        # (2026-11-26: DSYEVX on a NaN diagonal entry called DSTEIN with an IBLOCK it rejects)
+        [0xfa, 0x7d, 0x7d, 0x75, 0x2b, 0xcc, 0x2b, 0x41, 0x41, 0x7d, 0x80] + [0] * 48 + [0x80] + [0] * 17
+        + [0xbc] + [0] * 7 + [0x7d, 0xaf, 0xbf, 0x05],
+        [AUTO, 1, 1, 2, 1, n(40), LD_OK + 3, LD_OK, 0, 0, 0, 1, 5, 1, 9],        # larger
     ],
     "stein": [
         [CPU, n(6)] + [dv(1)] * 6 + [dv(0.5)] * 5 + [1, 1, 0],                  # all, from DSTEBZ
