@@ -109,6 +109,15 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
     gpueig::gpu::Status s = d.ours(g.blas);
     if (!s) backend = "FAILED: " + s.reason;
   });
+  // The same factorization through the public device-pointer API (gpu_getrf_dev on this stream):
+  // its time against getrf_device's is the API's own cost (argument and pointer checks, the
+  // stream-ordered workspace, the cuBLAS handle's stream).
+  std::string api_backend = "gpu";
+  const double api = device_ms(g.st, reps, reset, [&] {
+    if (gpu_getrf_dev(int(n), int(n), a, int(n), ipiv, d.flags + 3, g.st) != 0) api_backend = "FAILED";
+  });
+  std::printf("  getrf device-pointer API: n=%lld  gpu_getrf_dev %9.3f ms  getrf_device %9.3f ms  (%.3fx)\n",
+              (long long)n, api, ours, api / ours);
   std::vector<double> host_a, lu;
   std::vector<int> p;
   double ours_acc = -1, their_acc = -1;
@@ -134,6 +143,10 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   r.ours_gflops = gflops(n, ours);
   r.anchor_gflops = gflops(n, theirs);
   g_rows.push_back(r);
+  Row v{"getrf_dev", "random, square", "device", n, api_backend, api, "cuSOLVER dgetrf", theirs, -1, -1, 0};
+  v.ours_gflops = gflops(n, api);
+  v.anchor_gflops = gflops(n, theirs);
+  g_rows.push_back(v);
   cudaFree(work);
 }
 

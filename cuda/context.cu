@@ -314,4 +314,44 @@ Status Context::blas(cublasHandle_t *handle) {
   return Status::success();
 }
 
+bool device_memory(const void *p) {
+  if (!p || !device_available()) return false;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    cudaGetLastError();  // (not sticky: clear it for the caller)
+    return false;
+  }
+  if (attr.type == cudaMemoryTypeManaged) return true;
+  return attr.type == cudaMemoryTypeDevice && attr.device == probed().ordinal;
+}
+
+bool device_stream(void *stream) {
+  if (!stream) return true;  // the legacy default stream: the current device's, made ours
+  int dev = -1;
+  if (cudaStreamGetDevice(static_cast<cudaStream_t>(stream), &dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return dev == probed().ordinal;
+}
+
+CallerStream::~CallerStream() {
+  if (blas_) {
+    const CublasApi *api = cublas_api(nullptr);
+    if (api) api->set_stream(blas_, ctx_->stream());
+  }
+}
+
+Status CallerStream::blas(cublasHandle_t *handle) {
+  Status s = ctx_->blas(&blas_);
+  if (!s) return s;
+  const CublasApi *api = cublas_api(nullptr);
+  if (!api || api->set_stream(blas_, st_) != CUBLAS_STATUS_SUCCESS) {
+    blas_ = nullptr;
+    return Status::fail(Status::device_error, "cublasSetStream failed");
+  }
+  *handle = blas_;
+  return s;
+}
+
 }  // namespace gpueig::gpu

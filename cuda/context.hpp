@@ -83,4 +83,39 @@ inline Status enter(const DeviceScope &scope, Context *&ctx) {
   return Context::get(ctx);
 }
 
+// ---- The device-pointer API's side (include/gpueig.h) ----------------------------------------
+
+// Whether p is memory the library's device may use in kernels: device memory of that device, or
+// managed memory (a host pointer, pinned or not, or another device's memory is not).
+bool device_memory(const void *p);
+// Whether `stream` (a cudaStream_t; NULL the legacy default stream) belongs to the library's
+// device.
+bool device_stream(void *stream);
+
+// The preamble of a device-pointer call: the library's device current for the call, the calling
+// thread's context, and the caller's stream, on which all of the call's work is queued. blas()
+// is the thread's cuBLAS handle set to that stream; it goes back to the context's own stream when
+// the call ends.
+class CallerStream {
+ public:
+  explicit CallerStream(void *stream) : st_(static_cast<cudaStream_t>(stream)) {}
+  ~CallerStream();
+  CallerStream(const CallerStream &) = delete;
+  CallerStream &operator=(const CallerStream &) = delete;
+  Status enter() { return gpu::enter(scope_, ctx_); }
+  // enter(), then blas(handle).
+  Status enter(cublasHandle_t *handle) {
+    Status s = enter();
+    return s ? blas(handle) : s;
+  }
+  cudaStream_t stream() const { return st_; }
+  Status blas(cublasHandle_t *handle);
+
+ private:
+  DeviceScope scope_;
+  Context *ctx_ = nullptr;
+  cudaStream_t st_;
+  cublasHandle_t blas_ = nullptr;
+};
+
 }  // namespace gpueig::gpu

@@ -57,6 +57,21 @@ class Hardware final : public Device {
                                const std::function<Status(int)> &then) override {
     return gpu::toeplitz_tridiagonals(n, t, halves, then);
   }
+  bool device_memory(const void *p) override { return gpu::device_memory(p); }
+  bool device_stream(void *stream) override { return gpu::device_stream(stream); }
+  Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info,
+                   void *stream) override {
+    return gpu::getrf_dev(m, n, a, lda, ipiv, info, stream);
+  }
+  Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+                   double *b, int64_t ldb, int *info, void *stream) override {
+    return gpu::getrs_dev(trans, n, nrhs, a, lda, ipiv, b, ldb, info, stream);
+  }
+  Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
+                  int *info, void *stream) override {
+    return gpu::gesv_dev(n, nrhs, a, lda, ipiv, b, ldb, info, stream);
+  }
+  Status zero_info(int *info, void *stream) override { return gpu::zero_info(info, stream); }
 };
 
 }  // namespace

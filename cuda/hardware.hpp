@@ -25,6 +25,13 @@ Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *
             int *info, bool *solved);
 Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
              double *b, int64_t ldb);
+// The device-pointer API (cuda/getrf_dev.cu).
+Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info, void *stream);
+Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+                 double *b, int64_t ldb, int *info, void *stream);
+Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
+                int *info, void *stream);
+Status zero_info(int *info, void *stream);
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
              int *isplit, int *info);

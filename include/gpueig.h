@@ -358,6 +358,57 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
                      int il, int iu, double abstol, int *m, double *w, double *z, int ldz);
 
 /* ---------------------------------------------------------------------------------------------
+ * Device-pointer API: the routines on arrays already in GPU memory (CUDA code, CuPy, PyTorch),
+ * with no host round trip. Every array argument is a device pointer: memory of the library's
+ * device (GPUEIG_DEVICE, default 0) from cudaMalloc, cudaMallocAsync or a pool, or managed
+ * memory; its size is not checked (as in LAPACK). STREAM [in] is a cudaStream_t of that device
+ * passed as void * (NULL: the legacy default stream). The work is queued on STREAM, in order
+ * with the caller's other work there; the call returns without waiting for it unless the routine
+ * says otherwise, and never waits for the whole device. Device workspace comes from the
+ * library's stream-ordered pool on STREAM and goes back to it there.
+ *
+ * Return value, synchronously: 0 (the work is queued); -i (the i-th argument is illegal: the
+ * scalars are checked in LAPACK's order, then, with a usable GPU, the array pointers and STREAM,
+ * before anything is queued; an array that is not device memory of the library's device, or a
+ * stream of another device, is illegal); GPUEIG_ERR_DEVICE (no usable GPU: gpueig_gpu_available()
+ * is 0; or a CUDA failure while queuing, outputs then unspecified; GPUEIG_VERBOSE says which). The routine's own INFO (LAPACK's INFO >= 0, and the
+ * conditions the host API finds by reading an array, such as an IPIV entry out of range) is
+ * written to the device int INFO on STREAM, as cuSOLVER's devInfo. The backend policy does not
+ * apply: the data is on the device, and so is the work; there is no CPU fallback.
+ * ------------------------------------------------------------------------------------------- */
+
+/* gpu_getrf_dev: gpu_getrf_crout on device memory (LAPACK analogue: DGETRF; cuSOLVER's
+ * cusolverDnXgetrf).
+ *  1 M, 2 N [in] as gpu_getrf_crout.   3 A [in,out] (LDA, N) device: A = P L U on exit.
+ *  4 LDA [in] LDA >= max(1, M).        5 IPIV [out] (min(M, N)) device: 1-based interchanges.
+ *  6 INFO [out] device int: DGETRF's INFO (0, or i > 0: U(i,i) is exactly zero).
+ *  7 STREAM [in].
+ * M = 0 or N = 0: INFO = 0 (A and IPIV may be NULL). The factorization is the GPU method of
+ * gpu_getrf_crout; an A with NaN or Inf entries is factored as it is (the host API hands it to
+ * LAPACK instead). M > 524288 returns GPUEIG_ERR_DEVICE (the on-chip panel kernel's limit). */
+GPUEIG_API int gpu_getrf_dev(int m, int n, double *a, int lda, int *ipiv, int *info, void *stream);
+
+/* gpu_getrs_dev: gpu_getrs_crout on device memory (DGETRS; cusolverDnXgetrs).
+ *  1 TRANS, 2 N, 3 NRHS [in] as gpu_getrs_crout.  4 A [in] (LDA, N) device: the factors.
+ *  5 LDA [in] LDA >= max(1, N).   6 IPIV [in] (N) device: DGETRF's interchanges (1-based).
+ *  7 B [in,out] (LDB, NRHS) device: B on entry, X on exit.   8 LDB [in] LDB >= max(1, N).
+ *  9 INFO [out] device int: 0, or -6 if an IPIV entry is outside 1..N (B untouched then).
+ * 10 STREAM [in].
+ * N = 0 or NRHS = 0: INFO = 0, nothing else is referenced. The row order is built from IPIV on
+ * the device, then two cuBLAS DTRSMs. */
+GPUEIG_API int gpu_getrs_dev(char trans, int n, int nrhs, const double *a, int lda, const int *ipiv,
+                             double *b, int ldb, int *info, void *stream);
+
+/* gpu_gesv_dev: gpu_gesv_crout on device memory (DGESV; cusolverDnXgetrf + cusolverDnXgetrs).
+ *  1 N, 2 NRHS [in].  3 A [in,out] (LDA, N) device: the factors on exit.  4 LDA [in].
+ *  5 IPIV [out] (N) device.  6 B [in,out] (LDB, NRHS) device: X on exit if INFO = 0, untouched
+ *  otherwise.  7 LDB [in] LDB >= max(1, N).  8 INFO [out] device int: DGETRF's INFO.
+ *  9 STREAM [in].
+ * N = 0: INFO = 0. NRHS = 0 still factors A, as DGESV. */
+GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb,
+                            int *info, void *stream);
+
+/* ---------------------------------------------------------------------------------------------
  * Utilities.
  * ------------------------------------------------------------------------------------------- */
 

@@ -336,6 +336,45 @@ class Fake final : public Device {
     return s;
   }
 
+  // The device-pointer API: the fake device's memory is the host's, so any non-null pointer is
+  // its "device memory" and the work runs in place (the stream is not used).
+  bool device_memory(const void *p) override { return p != nullptr; }
+  bool device_stream(void *) override { return true; }
+
+  Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info, void *) override {
+    Status s = start(true);
+    if (!s) return s;
+    const int i = cpu::getrf(int(m), int(n), a, int(lda), ipiv);
+    if (i < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    *info = i;
+    return s;
+  }
+
+  Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
+                   double *b, int64_t ldb, int *info, void *) override {
+    Status s = start(true);
+    if (!s) return s;
+    for (int64_t i = 0; i < n; ++i)
+      if (ipiv[i] < 1 || ipiv[i] > n) return *info = -6, s;
+    if (cpu::getrs(trans, int(n), int(nrhs), a, int(lda), ipiv, b, int(ldb)) != 0)
+      return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+    *info = 0;
+    return s;
+  }
+
+  Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
+                  int *info, void *stream) override {
+    Status s = getrf_dev(n, n, a, lda, ipiv, info, stream);
+    if (!s || *info != 0 || nrhs == 0) return s;
+    return getrs_dev('N', n, nrhs, a, lda, ipiv, b, ldb, info, stream);
+  }
+
+  Status zero_info(int *info, void *) override {
+    Status s = start(false);
+    if (s) *info = 0;
+    return s;
+  }
+
   Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
                int *isplit, int *info) override {

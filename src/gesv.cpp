@@ -4,6 +4,7 @@
 // from host memory (at n = 8192 that took longer than the whole factorization's tail).
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -21,14 +22,24 @@ int gesv(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb) {
 
 }  // namespace gpueig::cpu
 
+namespace {
+
+// DGESV's argument checks (the host and the device-pointer calls share them): 0 or -i.
+int gesv_arguments(int n, int nrhs, int lda, int ldb) {
+  if (n < 0) return -1;
+  if (nrhs < 0) return -2;
+  if (lda < gpueig::max1(n)) return -4;
+  if (ldb < gpueig::max1(n)) return -7;
+  return 0;
+}
+
+}  // namespace
+
 extern "C" int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb) {
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::gesv, sizes({{"n", n}, {"nrhs", nrhs}}));
-    if (n < 0) return -1;
-    if (nrhs < 0) return -2;
-    if (lda < max1(n)) return -4;
-    if (ldb < max1(n)) return -7;
+    if (const int bad = gesv_arguments(n, nrhs, lda, ldb)) return bad;
     if (n == 0) return 0;  // NRHS = 0 still factors A, as DGESV does
     // Without a LAPACK for the solve, fail before the device factors A in place: an error from
     // here never leaves A half-way (the shim forwards such calls to the program's LAPACK).
@@ -46,5 +57,19 @@ extern "C" int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, do
     };
     return run_dispatched(call, Routine::gesv, n, on_gpu,
                           [&] { return cpu::gesv(n, nrhs, a, lda, ipiv, b, ldb); });
+  });
+}
+
+extern "C" int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb,
+                            int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::gesv, sizes({{"n", n}, {"nrhs", nrhs}}));
+    if (const int bad = gesv_arguments(n, nrhs, lda, ldb)) return bad;
+    return run_on_device(call, {{3, a, n > 0}, {5, ipiv, n > 0}, {6, b, n > 0 && nrhs > 0}, {8, info, true}},
+                         9, stream, [&](gpu::Device &dev) {
+                           return n == 0 ? dev.zero_info(info, stream)
+                                         : dev.gesv_dev(n, nrhs, a, lda, ipiv, b, ldb, info, stream);
+                         });
   });
 }

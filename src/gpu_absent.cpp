@@ -50,6 +50,17 @@ class Absent final : public Device {
                                const std::function<Status(int)> &) override {
     return none();
   }
+  bool device_memory(const void *) override { return false; }
+  bool device_stream(void *) override { return false; }
+  Status getrf_dev(int64_t, int64_t, double *, int64_t, int *, int *, void *) override { return none(); }
+  Status getrs_dev(char, int64_t, int64_t, const double *, int64_t, const int *, double *, int64_t, int *,
+                   void *) override {
+    return none();
+  }
+  Status gesv_dev(int64_t, int64_t, double *, int64_t, int *, double *, int64_t, int *, void *) override {
+    return none();
+  }
+  Status zero_info(int *, void *) override { return none(); }
 
  private:
   static Status none() { return Status::fail(Status::unavailable, kWhy); }

@@ -131,6 +131,28 @@ class Device {
   // too); its failure is the call's.
   virtual Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
                                        const std::function<Status(int)> &then) = 0;
+
+  // ---- The device-pointer API (include/gpueig.h): arrays and INFO in the device's memory, the
+  // work queued on `stream` (a cudaStream_t). Arguments already checked, pointers included; the
+  // sizes are >= 1 unless stated. A failure leaves the outputs unspecified (no CPU fallback).
+
+  // Whether p is memory the device's kernels may use (device memory of the library's device, or
+  // managed memory).
+  virtual bool device_memory(const void *p) = 0;
+  // Whether `stream` (a cudaStream_t, NULL the legacy default stream) is one of that device's.
+  virtual bool device_stream(void *stream) = 0;
+  // DGETRF: A (lda x n), ipiv (min(m, n)), *info DGETRF's INFO.
+  virtual Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info,
+                           void *stream) = 0;
+  // DGETRS (trans 'N' or 'T'; nrhs >= 1): B := X; *info 0, or -6 for an IPIV entry outside 1..n
+  // (B untouched).
+  virtual Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda,
+                           const int *ipiv, double *b, int64_t ldb, int *info, void *stream) = 0;
+  // DGESV (nrhs >= 0): A, ipiv, *info as getrf_dev; B := X where *info = 0, untouched otherwise.
+  virtual Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b,
+                          int64_t ldb, int *info, void *stream) = 0;
+  // *info := 0 on `stream` (the quick returns).
+  virtual Status zero_info(int *info, void *stream) = 0;
 };
 
 // The device calls go to: the fake device while GPUEIG_FAKE_DEVICE=1 (a test-only hook), else

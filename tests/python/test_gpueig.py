@@ -359,12 +359,68 @@ def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
     calls = [lambda g: gpueig.stebz(g, e), lambda g: gpueig.gtsv(e[:3], d, e[:3], g),
-             lambda g: gpueig.gesv(a, g), lambda g: gpueig.getrf(g),
-             lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g),
-             lambda g: gpueig.getrs((a, np.arange(4)), g)]
+             lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
     for call in calls:
         with pytest.raises(TypeError, match="GPU memory.*host"):
             call(gpu_array())
+    # The LU routines have a device path: it takes CuPy and PyTorch arrays only, all on the GPU.
+    with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
+        gpueig.gesv(a, gpu_array())
+    with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
+        gpueig.getrs((a, np.arange(4)), gpu_array())
+    with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
+        gpueig.getrf(gpu_array())
+
+
+def _device_arrays(lib):
+    """(to_device, to_host) for a GPU array library that is installed with a usable GPU, else skip."""
+    mod = pytest.importorskip(lib)
+    if not gpueig.gpu_available():
+        pytest.skip("no usable GPU")
+    if lib == "torch":
+        if not mod.cuda.is_available():
+            pytest.skip("PyTorch without CUDA")
+        return (lambda x: mod.as_tensor(x, device="cuda")), (lambda x: x.cpu().numpy())
+    return mod.asarray, mod.asnumpy
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_lu_on_device_arrays(lib):
+    """getrf/getrs/gesv and lu_factor/lu_solve/solve on CuPy arrays and PyTorch CUDA tensors:
+    the same kind of array back, answers as the host path's, inputs untouched."""
+    dev, host = _device_arrays(lib)
+    for n, nrhs in [(1, 1), (7, 2), (200, 3), (513, 1)]:
+        a = rng.uniform(-1, 1, (n, n)) + n * np.eye(n) * (n % 2)
+        b = rng.uniform(-1, 1, (n, nrhs))
+        da, db = dev(a), dev(b)
+        lu, piv = gpueig.lu_factor(da)
+        assert type(lu) is type(da) and type(piv) is type(da)
+        lu_h, piv_h = host(lu), host(piv)
+        p = np.arange(n)
+        for i, j in enumerate(piv_h):
+            p[[i, j]] = p[[j, i]]
+        l_part = np.tril(lu_h, -1) + np.eye(n)
+        assert np.abs(l_part @ np.triu(lu_h) - a[p]).max() <= 30 * n * EPS * np.abs(a).max()
+        for trans in (0, 1):
+            x = gpueig.lu_solve((lu, piv), db, trans=trans)
+            ref = np.linalg.solve(a.T if trans else a, b)
+            assert type(x) is type(db)
+            assert np.allclose(host(x), ref, rtol=1e-9, atol=1e-12)
+        x = gpueig.solve(da, db[:, 0])
+        assert tuple(x.shape) == (n,)
+        assert np.allclose(host(x), np.linalg.solve(a, b[:, 0]), rtol=1e-9, atol=1e-12)
+        assert np.array_equal(host(da), a) and np.array_equal(host(db), b)
+    singular = dev(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    with pytest.raises(np.linalg.LinAlgError):
+        gpueig.solve(singular, dev(np.ones(2)))
+    with pytest.warns(RuntimeWarning, match="exactly zero"):
+        gpueig.lu_factor(singular)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.solve(dev(np.array([[np.nan, 0.0], [0.0, 1.0]])), dev(np.ones(2)))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.getrf(dev(np.eye(3, dtype=np.float32)))
+    with pytest.raises(TypeError, match="host array"):
+        gpueig.solve(dev(np.eye(2)), np.ones(2))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])

@@ -289,8 +289,12 @@ def getrf(a):
     Returns (lu, piv) in scipy.linalg.lu_factor's convention: lu holds L (unit diagonal implied)
     and U, piv[i] (0-based) is the row interchanged with row i, so scipy.linalg.lu_solve((lu, piv),
     b) works. An exactly singular U raises GpueigError with info = i and the completed factors
-    in its `lu` and `piv` attributes.
+    in its `lu` and `piv` attributes. A CuPy array or PyTorch CUDA tensor is factored in GPU
+    memory (gpu_getrf_dev) and lu, piv come back as that kind of array.
     """
+    if _on_gpu(a):
+        from . import _device
+        return _device.getrf(a)
     lu = _fortran_copy(a, "a")
     m, n = _order(lu.shape[0], "m"), _order(lu.shape[1], "n")
     ipiv = np.zeros(max(min(m, n), 1), dtype=np.intc)
@@ -320,8 +324,12 @@ def gesv(a, b):
 
     Returns (x, lu, piv): x shaped as b, and the factors in scipy.linalg.lu_factor's convention
     (piv 0-based). An exactly singular U raises GpueigError with info = i and the completed factors
-    in its `lu` and `piv` attributes.
+    in its `lu` and `piv` attributes. CuPy arrays or PyTorch CUDA tensors (both a and b) are
+    solved in GPU memory (gpu_gesv_dev); the results are that kind of array.
     """
+    if _on_gpu(a) or _on_gpu(b):
+        from . import _device
+        return _device.gesv(a, b)
     lu = _fortran_copy(a, "a")
     if lu.shape[0] != lu.shape[1]:
         raise ValueError(f"a must be square, got shape {lu.shape}")
@@ -344,8 +352,12 @@ def gesv(a, b):
 def getrs(lu_and_piv, b, trans=0):
     """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) with the factors (lu, piv) of
     getrf or scipy.linalg.lu_factor (LAPACK dgetrs, as scipy.linalg.lu_solve). Returns x shaped
-    as b."""
+    as b. Factors, piv and b as CuPy arrays or PyTorch CUDA tensors are solved in GPU memory
+    (gpu_getrs_dev); x is then that kind of array."""
     lu, piv = lu_and_piv
+    if _on_gpu(lu) or _on_gpu(b):
+        from . import _device
+        return _device.getrs((lu, piv), b, trans=trans)
     lu = _fortran_copy(lu, "lu")
     if lu.shape[0] != lu.shape[1]:
         raise ValueError(f"lu must be square, got shape {lu.shape}")

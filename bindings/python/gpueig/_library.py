@@ -7,6 +7,7 @@ import os
 _c_int, _c_double, _c_char, _c_char_p = ctypes.c_int, ctypes.c_double, ctypes.c_char, ctypes.c_char_p
 _pd = ctypes.POINTER(ctypes.c_double)
 _pi = ctypes.POINTER(ctypes.c_int)
+_vp = ctypes.c_void_p  # device memory, and a cudaStream_t
 
 # name: (restype, argtypes) -- exactly include/gpueig.h
 _SIGNATURES = {
@@ -24,6 +25,9 @@ _SIGNATURES = {
                            _c_int, _c_double, _pi, _pd, _pd, _c_int, _pi]),
     "gpu_toeplitz_eig": (_c_int, [_c_char, _c_char, _c_int, _pd, _c_double, _c_double, _c_int,
                                   _c_int, _c_double, _pi, _pd, _pd, _c_int]),
+    "gpu_getrf_dev": (_c_int, [_c_int, _c_int, _vp, _c_int, _vp, _vp, _vp]),
+    "gpu_getrs_dev": (_c_int, [_c_char, _c_int, _c_int, _vp, _c_int, _vp, _vp, _c_int, _vp, _vp]),
+    "gpu_gesv_dev": (_c_int, [_c_int, _c_int, _vp, _c_int, _vp, _vp, _c_int, _vp, _vp]),
     "gpueig_version": (_c_char_p, []),
     "gpueig_gpu_available": (_c_int, []),
     "gpueig_last_backend": (_c_char_p, []),

@@ -14,6 +14,17 @@ def _finite(arr, name, check_finite):
     return arr
 
 
+def _finite_anywhere(x, name, check_finite, ndim=None):
+    """_finite for a host array (converted and checked as _api does) or a GPU array (checked on
+    its device; its dtype and shape are checked by the device path)."""
+    if _api._on_gpu(x):
+        if check_finite:
+            from . import _device
+            _device.check_finite(x, name)
+        return
+    _finite(_api._as_real(x, name, ndim) if ndim else _api._host_array(x, name), name, check_finite)
+
+
 def _power_of_two_scale(*arrays):
     """2**k bringing the largest |entry| into [0.5, 1): exact, and keeps bisection (which, like
     DSTEBZ, does not scale) far from underflow and overflow, as DSYEV and DSTERF scale."""
@@ -41,7 +52,8 @@ def eigvalsh(a, lower=True, check_finite=True):
 
     Raises:
         ValueError: a is not a square 2-D array, or holds Inf/NaN (with check_finite).
-        TypeError: a is not real float64 or integer data on the host.
+        TypeError: a is not real float64 or integer data (NumPy, CuPy, or a PyTorch CUDA
+            tensor).
         GpueigError: a library error (e.g. GPUEIG_ERR_DEVICE with the GPU forced).
     """
     arr = _api._as_real(a, "a", 2)
@@ -162,7 +174,8 @@ def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None, ch
 def lu_factor(a, check_finite=True):
     """LU factorization with partial pivoting, as scipy.linalg.lu_factor: returns (lu, piv), piv
     0-based, for lu_solve (this one's or SciPy's). An exactly singular U warns (as SciPy does)
-    and returns the completed factors.
+    and returns the completed factors. A CuPy array or PyTorch CUDA tensor is factored in GPU
+    memory, and lu, piv are that kind of array (for this module's lu_solve).
 
     Example::
 
@@ -171,10 +184,11 @@ def lu_factor(a, check_finite=True):
 
     Raises:
         ValueError: a is not 2-D, or holds Inf/NaN (with check_finite).
-        TypeError: a is not real float64 or integer data on the host.
+        TypeError: a is not real float64 or integer data (NumPy, CuPy, or a PyTorch CUDA
+            tensor).
         GpueigError: a library error.
     """
-    _finite(_api._as_real(a, "a", 2), "a", check_finite)
+    _finite_anywhere(a, "a", check_finite, 2)
     try:
         return _api.getrf(a)
     except _api.GpueigError as err:
@@ -187,16 +201,18 @@ def lu_factor(a, check_finite=True):
 
 def lu_solve(lu_and_piv, b, trans=0, check_finite=True):
     """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) from lu_factor's (lu, piv), as
-    scipy.linalg.lu_solve. Returns x shaped as b.
+    scipy.linalg.lu_solve. Returns x shaped as b; with CuPy arrays or PyTorch CUDA tensors the
+    solve runs in GPU memory and x is that kind of array.
 
     Raises:
         ValueError: shapes that do not match, a bad trans or piv, Inf/NaN (with check_finite).
-        TypeError: non-real data, or arrays in GPU memory.
+        TypeError: non-real data, GPU arrays other than CuPy's and PyTorch's, or host and GPU
+            arrays mixed.
         GpueigError: a library error.
     """
     lu, _ = lu_and_piv
-    _finite(_api._as_real(lu, "lu", 2), "lu", check_finite)
-    _finite(_api._host_array(b, "b"), "b", check_finite)
+    _finite_anywhere(lu, "lu", check_finite, 2)
+    _finite_anywhere(b, "b", check_finite)
     return _api.getrs(lu_and_piv, b, trans=trans)
 
 
@@ -215,7 +231,8 @@ def solve_banded(l_and_u, ab, b, check_finite=True):
         ValueError: (l, u) other than (1, 1) (not implemented: use scipy.linalg.solve_banded),
             ab not of shape (3, n), Inf/NaN (with check_finite).
         numpy.linalg.LinAlgError: the matrix is exactly singular.
-        TypeError: non-real data, or arrays in GPU memory.
+        TypeError: non-real data, GPU arrays other than CuPy's and PyTorch's, or host and GPU
+            arrays mixed.
     """
     if tuple(l_and_u) != (1, 1):
         raise ValueError(f"only the tridiagonal band (l, u) = (1, 1) is implemented, got {tuple(l_and_u)}")
@@ -235,6 +252,8 @@ def solve_banded(l_and_u, ab, b, check_finite=True):
 def solve(a, b, check_finite=True, assume_a="gen"):
     """Solves a x = b for a square a, as scipy.linalg.solve (assume_a 'gen': LU with partial
     pivoting, gpu_gesv_crout, on the GPU where it pays). b is (n,) or (n, nrhs); x has b's shape.
+    CuPy arrays or PyTorch CUDA tensors are solved in GPU memory (gpu_gesv_dev); x is then that
+    kind of array.
 
     Example::
 
@@ -245,13 +264,14 @@ def solve(a, b, check_finite=True, assume_a="gen"):
         ValueError: a not square, b of another row count, Inf/NaN (with check_finite), an
             assume_a other than 'gen' (not implemented: use scipy.linalg.solve).
         numpy.linalg.LinAlgError: a is exactly singular.
-        TypeError: non-real data, or arrays in GPU memory.
+        TypeError: non-real data, GPU arrays other than CuPy's and PyTorch's, or host and GPU
+            arrays mixed.
         GpueigError: a library error.
     """
     if assume_a not in ("gen", "general"):
         raise ValueError(f"only assume_a='gen' is implemented, got {assume_a!r}")
-    _finite(_api._as_real(a, "a", 2), "a", check_finite)
-    _finite(_api._host_array(b, "b"), "b", check_finite)
+    _finite_anywhere(a, "a", check_finite, 2)
+    _finite_anywhere(b, "b", check_finite)
     try:
         return _api.gesv(a, b)[0]
     except _api.GpueigError as err:

@@ -1,0 +1,209 @@
+"""The device path of getrf, getrs and gesv (and of lu_factor, lu_solve and solve over them):
+CuPy arrays and PyTorch CUDA tensors go to the library's device-pointer API (gpu_getrf_dev,
+gpu_getrs_dev, gpu_gesv_dev) on the array library's current stream, and the results come back as
+the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
+path; the inputs are never written. Each call reads the routine's INFO back from the device, so
+it waits for its own work on that stream (not for the whole device)."""
+import ctypes
+
+from . import _api
+
+
+class _Cupy:
+    def __init__(self):
+        import cupy
+        self.xp = cupy
+
+    def dtype_ok(self, x):
+        return x.dtype.kind in "iu" or x.dtype == self.xp.float64
+
+    def fortran_copy(self, x):
+        return self.xp.array(x, dtype=self.xp.float64, order="F", copy=True)
+
+    def ints(self, values):
+        return self.xp.ascontiguousarray(values, dtype=self.xp.int32)
+
+    def zeros_int(self, n):
+        return self.xp.zeros(max(n, 1), dtype=self.xp.int32)
+
+    @staticmethod
+    def ptr(arr):
+        return ctypes.c_void_p(arr.data.ptr)
+
+    def stream(self, x):
+        return ctypes.c_void_p(self.xp.cuda.get_current_stream().ptr)
+
+    def first(self, arr):
+        return int(arr[:1].get()[0])
+
+    def all_finite(self, x):
+        return bool(self.xp.isfinite(x).all())
+
+    def device(self, x):
+        return x.device.id
+
+
+class _Torch:
+    def __init__(self):
+        import torch
+        self.torch = torch
+
+    def dtype_ok(self, x):
+        t = self.torch
+        return x.dtype == t.float64 or x.dtype in (t.int8, t.int16, t.int32, t.int64, t.uint8)
+
+    def fortran_copy(self, x):
+        # A new column-major tensor: (cols, rows) row-major, transposed.
+        out = self.torch.empty((x.shape[1], x.shape[0]), dtype=self.torch.float64, device=x.device).t()
+        out.copy_(x)
+        return out
+
+    def ints(self, values):
+        return values.to(self.torch.int32).contiguous()
+
+    def zeros_int(self, n):
+        return self.torch.zeros(max(n, 1), dtype=self.torch.int32, device=self._dev)
+
+    @staticmethod
+    def ptr(arr):
+        return ctypes.c_void_p(arr.data_ptr())
+
+    def stream(self, x):
+        return ctypes.c_void_p(self.torch.cuda.current_stream(x.device).cuda_stream)
+
+    def first(self, arr):
+        return int(arr[0].item())
+
+    def all_finite(self, x):
+        return bool(self.torch.isfinite(x).all().item())
+
+    def device(self, x):
+        return x.device.index
+
+
+def kind_of(x):
+    """The array library of a GPU array x, or TypeError for one this path does not take."""
+    module = type(x).__module__.split(".")[0]
+    if module == "cupy":
+        return _Cupy()
+    if module == "torch" and getattr(x, "is_cuda", False):
+        k = _Torch()
+        k._dev = x.device
+        return k
+    raise TypeError(
+        f"{type(x).__module__}.{type(x).__name__} is a GPU array gpueig does not take: pass a CuPy "
+        f"array or a PyTorch CUDA tensor (or a NumPy array)")
+
+
+def _matrix(k, x, name):
+    if not k.dtype_ok(x):
+        raise TypeError(
+            f"{name} has dtype {x.dtype}: gpueig computes in float64 only; convert explicitly if a "
+            f"float64 result is what you want")
+    if x.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional, got shape {tuple(x.shape)}")
+    return k.fortran_copy(x)
+
+
+def _rhs(k, b, n):
+    if not k.dtype_ok(b):
+        raise TypeError(f"b has dtype {b.dtype}: gpueig computes in float64 only")
+    vector = b.ndim == 1
+    if b.ndim not in (1, 2):
+        raise ValueError(f"b must be 1- or 2-dimensional, got shape {tuple(b.shape)}")
+    x = k.fortran_copy(b.reshape(-1, 1) if vector else b)
+    if x.shape[0] != n:
+        raise ValueError(f"b has {x.shape[0]} rows, a has {n}")
+    return x, vector
+
+
+def _kind_of_all(*named):
+    """The array library of the (array, name) pairs, all GPU arrays of one library, else
+    TypeError."""
+    for x, name in named:
+        if not _api._on_gpu(x):
+            raise TypeError(f"{name} is a host array and the others are GPU arrays: pass all of them "
+                            f"on the GPU, or all on the host")
+    k = kind_of(named[0][0])
+    for x, name in named[1:]:
+        if type(kind_of(x)) is not type(k):
+            raise TypeError(f"{name} is not the same kind of GPU array as {named[0][1]}")
+    return k
+
+
+def check_finite(x, name):
+    k = kind_of(x)
+    if not k.all_finite(x):
+        raise ValueError(f"{name} must not contain infs or NaNs")
+
+
+def _call(routine, info, argnames, k, x):
+    """The synchronous INFO: ValueError naming a device mismatch where that is the cause."""
+    if info < 0 and info > -1000 and argnames[-info - 1] in ("a", "lu", "b", "ipiv", "info"):
+        raise ValueError(
+            f"{routine}: {argnames[-info - 1]} is not in memory of the library's device (device "
+            f"{k.device(x)} given; GPUEIG_DEVICE chooses the library's, default 0)")
+    _api._check(routine, info, argnames, lambda i: "")
+
+
+def getrf(a):
+    k = kind_of(a)
+    lu = _matrix(k, a, "a")
+    m, n = _api._order(lu.shape[0], "m"), _api._order(lu.shape[1], "n")
+    ipiv, info = k.zeros_int(min(m, n)), k.zeros_int(1)
+    r = _api._lib().gpu_getrf_dev(m, n, k.ptr(lu), max(m, 1), k.ptr(ipiv), k.ptr(info), k.stream(a))
+    _call("getrf", r, ["m", "n", "a", "lda", "ipiv", "info", "stream"], k, a)
+    piv = ipiv[:min(m, n)] - 1
+    i = k.first(info)
+    if i > 0:
+        err = _api.GpueigError("getrf", i, f"U({i},{i}) is exactly zero: the factorization is "
+                                           f"complete but U is singular")
+        err.lu, err.piv = lu, piv
+        raise err
+    return lu, piv
+
+
+def gesv(a, b):
+    k = _kind_of_all((a, "a"), (b, "b"))
+    lu = _matrix(k, a, "a")
+    if lu.shape[0] != lu.shape[1]:
+        raise ValueError(f"a must be square, got shape {tuple(lu.shape)}")
+    n = _api._order(lu.shape[0], "n")
+    x, vector = _rhs(k, b, n)
+    nrhs = _api._order(x.shape[1], "nrhs")
+    ipiv, info = k.zeros_int(n), k.zeros_int(1)
+    r = _api._lib().gpu_gesv_dev(n, nrhs, k.ptr(lu), max(n, 1), k.ptr(ipiv), k.ptr(x), max(n, 1),
+                                 k.ptr(info), k.stream(a))
+    _call("gesv", r, ["n", "nrhs", "a", "lda", "ipiv", "b", "ldb", "info", "stream"], k, a)
+    piv = ipiv[:n] - 1
+    i = k.first(info)
+    if i > 0:
+        err = _api.GpueigError("gesv", i, f"U({i},{i}) is exactly zero: a is singular, no solution "
+                                          f"computed")
+        err.lu, err.piv = lu, piv
+        raise err
+    return (x[:, 0] if vector else x), lu, piv
+
+
+def getrs(lu_and_piv, b, trans=0):
+    lu, piv = lu_and_piv
+    k = _kind_of_all((lu, "lu"), (piv, "piv"), (b, "b"))
+    lu = _matrix(k, lu, "lu")
+    if lu.shape[0] != lu.shape[1]:
+        raise ValueError(f"lu must be square, got shape {tuple(lu.shape)}")
+    n = _api._order(lu.shape[0], "n")
+    if tuple(piv.shape) != (n,):
+        raise ValueError(f"piv must have {n} entries, got shape {tuple(piv.shape)}")
+    code = {0: "N", 1: "T", 2: "C"}.get(trans)
+    if code is None:
+        raise ValueError(f"trans must be 0, 1 or 2, got {trans!r}")
+    ipiv = k.ints(piv + 1)
+    x, vector = _rhs(k, b, n)
+    nrhs = _api._order(x.shape[1], "nrhs")
+    info = k.zeros_int(1)
+    r = _api._lib().gpu_getrs_dev(code.encode(), n, nrhs, k.ptr(lu), max(n, 1), k.ptr(ipiv), k.ptr(x),
+                                  max(n, 1), k.ptr(info), k.stream(b))
+    _call("getrs", r, ["trans", "n", "nrhs", "lu", "lda", "ipiv", "b", "ldb", "info", "stream"], k, b)
+    if k.first(info) == -6:
+        raise ValueError(f"piv entries must lie in [0, {n - 1}]")
+    return x[:, 0] if vector else x

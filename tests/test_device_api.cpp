@@ -1,0 +1,353 @@
+// The device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev). Built twice:
+// - with GPUEIG_TEST_DEVICE_MEMORY (label gpu): the arrays in cudaMalloc'd memory of a real GPU,
+//   the work on a stream of the test's own;
+// - without it (label cpu): host arrays, which the fake device (GPUEIG_FAKE_DEVICE=1, set by
+//   CTest for test_device_api_fake_device) treats as its memory, running the same contract with
+//   LAPACK; and, in test_device_api_cpu (no device), the synchronous checks and the "no GPU"
+//   error.
+// Checked: the scalar arguments' INFO before anything else (nothing written), the pointers'
+// (NULL, and on a GPU host memory), GPUEIG_ERR_DEVICE without a device, the quick returns'
+// device INFO, the factors and solves by LAPACK's ratios (threshold 30) over the general zoo with
+// LDA, LDB > N and padding left untouched, DGETRF's INFO for singular matrices with B untouched
+// by gesv, and an IPIV entry out of range (device INFO -6, B untouched).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+#include <cuda_runtime.h>
+#endif
+
+#include "gpueig.h"
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "zoo.hpp"
+
+namespace {
+
+using Vec = std::vector<double>;
+constexpr double kPad = 31337.0;
+
+// An array in the memory the device-pointer calls take: device memory on a GPU, else the host's.
+template <class T>
+class Mem {
+ public:
+  explicit Mem(const std::vector<T> &host) : n_(host.size()) {
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+    EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(p_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+#else
+    h_ = host;
+    h_.resize(std::max<size_t>(1, n_));
+    p_ = h_.data();
+#endif
+  }
+  ~Mem() {
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+    cudaFree(p_);
+#endif
+  }
+  Mem(const Mem &) = delete;
+  Mem &operator=(const Mem &) = delete;
+  T *get() { return p_; }
+  std::vector<T> host() const {
+    std::vector<T> out(n_);
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(out.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+#else
+    std::copy_n(h_.data(), n_, out.data());
+#endif
+    return out;
+  }
+
+ private:
+  size_t n_;
+  T *p_ = nullptr;
+#ifndef GPUEIG_TEST_DEVICE_MEMORY
+  std::vector<T> h_;
+#endif
+};
+
+// The test's stream (a stream of its own on a GPU; the fake device ignores it).
+void *test_stream() {
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+  static cudaStream_t st = [] {
+    cudaStream_t s = nullptr;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    return s;
+  }();
+  return st;
+#else
+  return nullptr;
+#endif
+}
+
+bool fake_device() {
+  const char *f = std::getenv("GPUEIG_FAKE_DEVICE");
+  return f && std::strcmp(f, "1") == 0;
+}
+
+// The matrix of a zoo kind, m x n in lda rows, kPad below row m.
+Vec padded(const std::string &kind, int m, int n, int lda, uint64_t seed) {
+  Vec a = zoo::general(kind, m, n, lda, seed);
+  for (int j = 0; j < n; ++j)
+    for (int i = m; i < lda; ++i) a[i + size_t(j) * lda] = kPad;
+  return a;
+}
+
+void expect_padding(const Vec &x, int rows, int ld, int cols, const char *what) {
+  for (int j = 0; j < cols; ++j)
+    for (int i = rows; i < ld; ++i) ASSERT_EQ(x[i + size_t(j) * ld], kPad) << what << "(" << i << "," << j << ")";
+}
+
+// dget01's ratio: ||P L U - A||_1 / (n ||A||_1 eps) for the factors lu (lda) of a (m x n).
+double factor_ratio(int m, int n, const Vec &a, const Vec &lu, int lda, const std::vector<int> &ipiv) {
+  const int k = std::min(m, n);
+  Vec plu(size_t(m) * n, 0.0);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      for (int p = 0; p <= std::min({i, j, k - 1}); ++p) {
+        const double l = p == i ? 1.0 : lu[i + size_t(p) * lda];
+        s += l * lu[p + size_t(j) * lda];
+      }
+      plu[i + size_t(j) * m] = s;
+    }
+  for (int i = k - 1; i >= 0; --i)  // P (L U): the interchanges undone, last first
+    if (ipiv[i] - 1 != i)
+      for (int j = 0; j < n; ++j) std::swap(plu[i + size_t(j) * m], plu[ipiv[i] - 1 + size_t(j) * m]);
+  double diff = 0, anorm = 0;
+  for (int j = 0; j < n; ++j) {
+    double dc = 0, ac = 0;
+    for (int i = 0; i < m; ++i) {
+      dc += std::fabs(plu[i + size_t(j) * m] - a[i + size_t(j) * lda]);
+      ac += std::fabs(a[i + size_t(j) * lda]);
+    }
+    diff = std::max(diff, dc), anorm = std::max(anorm, ac);
+  }
+  if (anorm == 0) return diff == 0 ? 0 : INFINITY;
+  return diff / (std::max(m, n) * anorm * std::numeric_limits<double>::epsilon());
+}
+
+// The worst dget02 ratio of X (ldb) for op(A) X = B.
+double solve_ratio(int n, int nrhs, const Vec &a, int lda, const Vec &x, const Vec &b, int ldb, bool trans) {
+  Vec op(size_t(n) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) op[i + size_t(j) * n] = trans ? a[j + size_t(i) * lda] : a[i + size_t(j) * lda];
+  double worst = 0;
+  for (int j = 0; j < nrhs; ++j) {
+    const double *xj = x.data() + size_t(j) * ldb, *bj = b.data() + size_t(j) * ldb;
+    for (int i = 0; i < n; ++i)
+      if (!std::isfinite(xj[i])) return INFINITY;
+    worst = std::max(worst, ratios::solve_residual(n, op.data(), n, xj, bj));
+  }
+  return worst;
+}
+
+Vec right_hand_sides(int n, int nrhs, int ldb, uint64_t seed) {
+  Vec b(size_t(ldb) * nrhs, kPad);
+  const Vec r = zoo::uniform(int64_t(n) * nrhs, -1, 1, seed);
+  for (int j = 0; j < nrhs; ++j)
+    for (int i = 0; i < n; ++i) b[i + size_t(j) * ldb] = r[i + size_t(j) * n];
+  return b;
+}
+
+bool have_device() { return gpueig_gpu_available() != 0; }
+
+// The bound on a ratio: 30, but on Wilkinson's growth matrix, where even LAPACK's ratios grow
+// with n, 10 times LAPACK's own (factor ratio and solve ratio for TRANS), as test_getrf's.
+struct LapackRatios {
+  double factor = 0, solve_n = 0, solve_t = 0;
+};
+LapackRatios lapack_ratios(int n, int nrhs, const Vec &a0, int lda, const Vec &b0, int ldb) {
+  Vec lu = a0;
+  std::vector<int> piv(n);
+  int info = 0;
+  dgetrf_(&n, &n, lu.data(), &lda, piv.data(), &info);
+  LapackRatios r;
+  r.factor = factor_ratio(n, n, a0, lu, lda, piv);
+  for (char trans : {'N', 'T'}) {
+    Vec x = b0;
+    dgetrs_(&trans, &n, &nrhs, lu.data(), &lda, piv.data(), x.data(), &ldb, &info, 1);
+    (trans == 'N' ? r.solve_n : r.solve_t) = solve_ratio(n, nrhs, a0, lda, x, b0, ldb, trans == 'T');
+  }
+  return r;
+}
+double bound(const std::string &kind, double lapack_ratio) {
+  return kind == "wilkinson_growth" ? std::max(ratios::kThreshold, 10 * lapack_ratio) : ratios::kThreshold;
+}
+
+// ---- synchronous checks (every build, with or without a device) -------------------------------
+
+TEST(DeviceApi, ScalarArgumentsFirst) {
+  int info = 99;
+  EXPECT_EQ(gpu_getrf_dev(-1, 2, nullptr, 1, nullptr, &info, nullptr), -1);
+  EXPECT_EQ(gpu_getrf_dev(2, -1, nullptr, 2, nullptr, &info, nullptr), -2);
+  EXPECT_EQ(gpu_getrf_dev(3, 3, nullptr, 2, nullptr, &info, nullptr), -4);
+  EXPECT_STREQ(gpueig_last_backend(), "none");
+  EXPECT_EQ(gpu_getrs_dev('X', 2, 1, nullptr, 2, nullptr, nullptr, 2, &info, nullptr), -1);
+  EXPECT_EQ(gpu_getrs_dev('N', -1, 1, nullptr, 1, nullptr, nullptr, 1, &info, nullptr), -2);
+  EXPECT_EQ(gpu_getrs_dev('t', 2, -1, nullptr, 2, nullptr, nullptr, 2, &info, nullptr), -3);
+  EXPECT_EQ(gpu_getrs_dev('C', 3, 1, nullptr, 2, nullptr, nullptr, 3, &info, nullptr), -5);
+  EXPECT_EQ(gpu_getrs_dev('n', 3, 1, nullptr, 3, nullptr, nullptr, 2, &info, nullptr), -8);
+  EXPECT_EQ(gpu_gesv_dev(-1, 1, nullptr, 1, nullptr, nullptr, 1, &info, nullptr), -1);
+  EXPECT_EQ(gpu_gesv_dev(2, -1, nullptr, 2, nullptr, nullptr, 2, &info, nullptr), -2);
+  EXPECT_EQ(gpu_gesv_dev(3, 1, nullptr, 2, nullptr, nullptr, 3, &info, nullptr), -4);
+  EXPECT_EQ(gpu_gesv_dev(3, 1, nullptr, 3, nullptr, nullptr, 2, &info, nullptr), -7);
+  EXPECT_EQ(info, 99);
+}
+
+TEST(DeviceApi, NoGpuIsAnError) {
+  if (have_device()) GTEST_SKIP() << "a device is usable here";
+  int info = 99;
+  double a = 1, b = 1;
+  int ipiv = 0;
+  EXPECT_EQ(gpu_getrf_dev(1, 1, &a, 1, &ipiv, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_getrs_dev('N', 1, 1, &a, 1, &ipiv, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_gesv_dev(1, 1, &a, 1, &ipiv, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_gesv_dev(0, 0, nullptr, 1, nullptr, nullptr, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_STREQ(gpueig_last_backend(), "none");
+  EXPECT_EQ(info, 99);
+  EXPECT_EQ(a, 1.0);
+}
+
+// ---- with a device (the fake one, or a GPU) ---------------------------------------------------
+
+class WithDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_device()) GTEST_SKIP() << "no usable device";
+  }
+};
+
+TEST_F(WithDevice, PointerArguments) {
+  Mem<double> a(Vec(4, 1.0)), b(Vec(2, 1.0));
+  Mem<int> ipiv(std::vector<int>(2, 1)), info(std::vector<int>{99});
+  void *st = test_stream();
+  EXPECT_EQ(gpu_getrf_dev(2, 2, nullptr, 2, ipiv.get(), info.get(), st), -3);
+  EXPECT_EQ(gpu_getrf_dev(2, 2, a.get(), 2, nullptr, info.get(), st), -5);
+  EXPECT_EQ(gpu_getrf_dev(2, 2, a.get(), 2, ipiv.get(), nullptr, st), -6);
+  EXPECT_EQ(gpu_getrs_dev('N', 2, 1, a.get(), 2, ipiv.get(), nullptr, 2, info.get(), st), -7);
+  EXPECT_EQ(gpu_gesv_dev(2, 1, a.get(), 2, ipiv.get(), b.get(), 2, nullptr, st), -8);
+  if (!fake_device()) {  // host memory, pageable and pinned, is not the device's
+    Vec host(4, 1.0);
+    EXPECT_EQ(gpu_getrf_dev(2, 2, host.data(), 2, ipiv.get(), info.get(), st), -3);
+    int host_info = 0;
+    EXPECT_EQ(gpu_gesv_dev(2, 1, a.get(), 2, ipiv.get(), b.get(), 2, &host_info, st), -8);
+  }
+  EXPECT_EQ(info.host()[0], 99);
+  EXPECT_EQ(a.host(), Vec(4, 1.0));
+}
+
+TEST_F(WithDevice, QuickReturnsSetInfo) {
+  Mem<int> info(std::vector<int>{99});
+  void *st = test_stream();
+  ASSERT_EQ(gpu_getrf_dev(0, 5, nullptr, 1, nullptr, info.get(), st), 0);
+  EXPECT_EQ(info.host()[0], 0);
+  Mem<int> info2(std::vector<int>{99});
+  ASSERT_EQ(gpu_getrs_dev('N', 4, 0, nullptr, 4, nullptr, nullptr, 4, info2.get(), st), 0);
+  EXPECT_EQ(info2.host()[0], 0);
+  Mem<int> info3(std::vector<int>{99});
+  ASSERT_EQ(gpu_gesv_dev(0, 3, nullptr, 1, nullptr, nullptr, 1, info3.get(), st), 0);
+  EXPECT_EQ(info3.host()[0], 0);
+}
+
+// getrf_dev then getrs_dev (N and T), and gesv_dev, over the zoo: LAPACK's ratios.
+TEST_F(WithDevice, FactorAndSolveOverTheZoo) {
+  void *st = test_stream();
+  for (const std::string &kind : zoo::general_kinds())
+    for (int n : {1, 7, 64, 200, 513}) {
+      const int lda = n + 3, ldb = n + 2, nrhs = n == 64 ? 5 : 2;
+      const Vec a0 = padded(kind, n, n, lda, 7 * n + 1), b0 = right_hand_sides(n, nrhs, ldb, n);
+      Mem<double> a(a0), b(b0);
+      Mem<int> ipiv(std::vector<int>(n, 0)), info(std::vector<int>{99});
+      ASSERT_EQ(gpu_getrf_dev(n, n, a.get(), lda, ipiv.get(), info.get(), st), 0);
+      const int getrf_info = info.host()[0];
+      const Vec lu = a.host();
+      const std::vector<int> piv = ipiv.host();
+      expect_padding(lu, n, lda, n, "LU");
+      if (getrf_info != 0) {  // (a singular kind: INFO as DGETRF's, checked by the singular test)
+        EXPECT_GT(getrf_info, 0) << kind << " n=" << n;
+        continue;
+      }
+      const LapackRatios ref = lapack_ratios(n, nrhs, a0, lda, b0, ldb);
+      EXPECT_LE(factor_ratio(n, n, a0, lu, lda, piv), bound(kind, ref.factor)) << kind << " n=" << n;
+      for (char trans : {'N', 'T'}) {
+        Mem<double> x(b0);
+        Mem<int> sinfo(std::vector<int>{99});
+        ASSERT_EQ(gpu_getrs_dev(trans, n, nrhs, a.get(), lda, ipiv.get(), x.get(), ldb, sinfo.get(), st), 0);
+        EXPECT_EQ(sinfo.host()[0], 0);
+        const Vec xs = x.host();
+        expect_padding(xs, n, ldb, nrhs, "X");
+        EXPECT_LE(solve_ratio(n, nrhs, a0, lda, xs, b0, ldb, trans == 'T'),
+                  bound(kind, trans == 'N' ? ref.solve_n : ref.solve_t))
+            << kind << " n=" << n << " TRANS=" << trans;
+      }
+      Mem<double> a2(a0);
+      Mem<int> ipiv2(std::vector<int>(n, 0)), info2(std::vector<int>{99});
+      ASSERT_EQ(gpu_gesv_dev(n, nrhs, a2.get(), lda, ipiv2.get(), b.get(), ldb, info2.get(), st), 0);
+      EXPECT_EQ(info2.host()[0], 0);
+      EXPECT_LE(solve_ratio(n, nrhs, a0, lda, b.host(), b0, ldb, false), bound(kind, ref.solve_n))
+          << "gesv " << kind << " n=" << n;
+      EXPECT_STREQ(gpueig_last_backend(), "gpu");
+    }
+}
+
+TEST_F(WithDevice, RectangularFactors) {
+  void *st = test_stream();
+  for (auto [m, n] : {std::pair{300, 200}, std::pair{100, 257}, std::pair{1, 9}, std::pair{9, 1}}) {
+    const int lda = m + 1;
+    const Vec a0 = padded("random", m, n, lda, m * n);
+    Mem<double> a(a0);
+    Mem<int> ipiv(std::vector<int>(std::min(m, n), 0)), info(std::vector<int>{99});
+    ASSERT_EQ(gpu_getrf_dev(m, n, a.get(), lda, ipiv.get(), info.get(), st), 0);
+    ASSERT_EQ(info.host()[0], 0);
+    const Vec lu = a.host();
+    expect_padding(lu, m, lda, n, "LU");
+    EXPECT_LE(factor_ratio(m, n, a0, lu, lda, ipiv.host()), ratios::kThreshold) << m << " x " << n;
+  }
+}
+
+// A zero column j: DGETRF's INFO = j; gesv_dev leaves B as it was.
+TEST_F(WithDevice, SingularLeavesBUntouched) {
+  void *st = test_stream();
+  for (int n : {5, 100})
+    for (int zero_col : {0, n / 2, n - 1}) {
+      const int lda = n, ldb = n + 1;
+      Vec a0 = padded("random", n, n, lda, n);
+      for (int i = 0; i < n; ++i) a0[i + size_t(zero_col) * lda] = 0;
+      const Vec b0 = right_hand_sides(n, 3, ldb, 5);
+      Mem<double> a(a0), b(b0);
+      Mem<int> ipiv(std::vector<int>(n, 0)), info(std::vector<int>{99});
+      ASSERT_EQ(gpu_gesv_dev(n, 3, a.get(), lda, ipiv.get(), b.get(), ldb, info.get(), st), 0);
+      EXPECT_EQ(info.host()[0], zero_col + 1) << n;
+      EXPECT_EQ(b.host(), b0) << "B written with INFO > 0, n=" << n;
+    }
+}
+
+// An IPIV entry outside 1..N: device INFO -6, B untouched (on the host API: -6 returned).
+TEST_F(WithDevice, PivotOutOfRange) {
+  void *st = test_stream();
+  const int n = 6;
+  const Vec a0 = padded("random", n, n, n, 3), b0 = right_hand_sides(n, 2, n, 4);
+  for (int bad : {0, n + 1, -3}) {
+    std::vector<int> piv(n);
+    for (int i = 0; i < n; ++i) piv[i] = i + 1;
+    piv[n / 2] = bad;
+    Mem<double> a(a0), b(b0);
+    Mem<int> ipiv(piv), info(std::vector<int>{99});
+    for (char trans : {'N', 'T'}) {
+      ASSERT_EQ(gpu_getrs_dev(trans, n, 2, a.get(), n, ipiv.get(), b.get(), n, info.get(), st), 0);
+      EXPECT_EQ(info.host()[0], -6) << bad;
+      EXPECT_EQ(b.host(), b0) << bad;
+    }
+  }
+}
+
+}  // namespace
