@@ -2,7 +2,7 @@
  * libgpueig -- LAPACK-style routines on NVIDIA GPUs with an OpenBLAS/LAPACK fallback.
  *
  * The whole public C API. C99, no CUDA types. All matrices are column-major double precision
- * arrays in host memory; scalars are passed by value; index outputs (IPIV, IBLOCK, ISPLIT) are
+ * arrays in host memory (the device-pointer API near the end takes GPU memory); scalars are passed by value; index outputs (IPIV, IBLOCK, ISPLIT) are
  * 1-based as in LAPACK.
  *
  * Return value (INFO), for every routine:
@@ -257,7 +257,10 @@ GPUEIG_API int gpu_stein(int n, const double *d, const double *e, int m, const d
  *          the orthonormal eigenvectors, column j for W(j); JOBZ = 'N': destroyed (as DSYEVD).
  *  5 LDA   [in] LDA >= max(1, N).
  *  6 W     [out] (N) the eigenvalues in ascending order.
- * INFO = 0, -i, or i > 0 as DSYEVD's (no convergence; then from LAPACK, see below).
+ * INFO = 0, -i, or i > 0 as DSYEVD's (no convergence; then from LAPACK, see below): for JOBZ =
+ * 'N' the count of off-diagonal entries that did not converge (<= N), for JOBZ = 'V' DSTEDC's
+ * code of the submatrix that failed, rows and columns INFO/(N+1) through mod(INFO, N+1) (up to
+ * N (N + 1) + N).
  * GPU method: A reduced to tridiagonal T = Q^T A Q by Givens rotations with Q formed (as
  * gpu_sytrd_givens 'V'), A scaled first where DSYEVD scales it; T's eigenpairs by divide and
  * conquer (Cuppen's method with Gu and Eisenstat's recomputed z, as DSTEDC) with every phase on

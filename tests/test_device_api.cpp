@@ -21,6 +21,10 @@
 
 #ifdef GPUEIG_TEST_DEVICE_MEMORY
 #include <cuda_runtime.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 #endif
 
 #include "gpueig.h"
@@ -349,5 +353,49 @@ TEST_F(WithDevice, PivotOutOfRange) {
     }
   }
 }
+
+#ifdef GPUEIG_TEST_DEVICE_MEMORY
+// Work queued on another stream is never waited for: a stream held by a host function that blocks
+// until released, and gesv_dev (factor, order, solve, gated copy) on a second stream must finish
+// while it is held. A device-wide synchronization anywhere in the call would wait for the held
+// stream; a watchdog releases it after 20 s so that such a failure ends. Everything the test
+// itself does that CUDA serializes across streams (cudaMalloc, a copy on the NULL stream) comes
+// before the hold, and a first call on the stream (cuBLAS's and the pool's first allocations for
+// it) too: what is checked is a call in steady state.
+TEST_F(WithDevice, NoDeviceWideWait) {
+  cudaStream_t held = nullptr, mine = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&held, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking), cudaSuccess);
+  const int n = 512, nrhs = 2;
+  const Vec a0 = padded("random", n, n, n, 11), b0 = right_hand_sides(n, nrhs, n, 12);
+  Mem<double> a_first(a0), b_first(b0), a(a0), b(b0);
+  Mem<int> ipiv(std::vector<int>(n, 0)), info(std::vector<int>{99});
+  ASSERT_EQ(gpu_gesv_dev(n, nrhs, a_first.get(), n, ipiv.get(), b_first.get(), n, info.get(), mine), 0);
+  ASSERT_EQ(cudaStreamSynchronize(mine), cudaSuccess);
+
+  std::atomic<bool> release{false}, finished{false};
+  auto hold = [](void *p) {
+    auto *r = static_cast<std::atomic<bool> *>(p);
+    while (!r->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  ASSERT_EQ(cudaLaunchHostFunc(held, hold, &release), cudaSuccess);
+  std::thread watchdog([&] {
+    for (int i = 0; i < 2000 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    release = true;
+  });
+  const int r = gpu_gesv_dev(n, nrhs, a.get(), n, ipiv.get(), b.get(), n, info.get(), mine);
+  const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
+  finished = true;
+  watchdog.join();
+  release = true;
+  ASSERT_EQ(cudaStreamSynchronize(held), cudaSuccess);
+  ASSERT_EQ(r, 0);
+  EXPECT_TRUE(done_while_held) << "gpu_gesv_dev waited for another stream's work";
+  EXPECT_EQ(info.host()[0], 0);
+  EXPECT_LE(solve_ratio(n, nrhs, a0, n, b.host(), b0, n, false), ratios::kThreshold);
+  cudaStreamDestroy(held);
+  cudaStreamDestroy(mine);
+}
+#endif
 
 }  // namespace

@@ -86,6 +86,9 @@ syevd_subset="--gtest_filter=*Zoo/*random_64_*:*Large*random_300*:SyevdTest.*"
 # the check, Q Z, the column gather), the whole spectrum (syevd's path), the NaN fallback, and a
 # larger clustered subset (the divide-and-conquer branch of stein).
 syevx_subset="--gtest_filter=*Zoo/*random_97_LV_*:*Large*clustered_300_LV_Imid:SyevxTest.*"
+# The device-pointer API: the pivot-order kernel (shared-memory order), the gated copy, singular
+# and out-of-range cases, rectangular factors.
+device_api_subset="--gtest_filter=WithDevice.Quick*:WithDevice.Singular*:WithDevice.Pivot*:WithDevice.Rect*:WithDevice.Pointer*"
 # The fault paths (allocation and launch failures mid-call, a device lost in a download) and
 # concurrent callers: what is freed, synchronized and left initialized when a call fails.
 fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0 GPUEIG_CROSSOVER_STEIN=0 GPUEIG_CROSSOVER_SYEVX=0"
@@ -107,6 +110,7 @@ sanitize() {
   for t in "test_gtsv_gpu $gtsv_subset" "test_stebz_gpu $stebz_subset" "test_getrf_gpu $getrf_subset" \
            "test_gesv_gpu $gesv_subset" "test_stedc_gpu $stedc_subset" "test_syevd_gpu $syevd_subset" \
            "test_stein_gpu $stein_subset" "test_syevx_gpu $syevx_subset" \
+           "test_device_api_gpu $device_api_subset" \
            "test_sytrd_gpu $sytrd_subset" "test_toeplitz_gpu $toeplitz_subset" test_extremes_gpu \
            test_dispatch; do
     san_step "$tool ${t%% *}" "$log" $san $build/tests/$t

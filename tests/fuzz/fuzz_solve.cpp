@@ -5,7 +5,8 @@
 // pivot outside 1..N) with nothing written; otherwise, for gesv, INFO in [0, N], IPIV(i) in
 // [1, N], the padding rows of A and B never written, B untouched when INFO > 0, and for a finite
 // A with finite DGETRF factors DGETRF's INFO and IPIV; for getrs, A and IPIV never written and B
-// as DGETRS leaves it, bit for bit (it is DGETRS, on valid pivots).
+// as DGETRS leaves it, bit for bit (it is DGETRS, on valid pivots). A third of the inputs go to
+// the device-pointer twins on the fake device (fuzz_device).
 #include <algorithm>
 
 #include "fuzz_common.hpp"
@@ -118,13 +119,119 @@ void fuzz_getrs(Input &in, const char *policy) {
              "gpu_getrs_crout's X differs from DGETRS's (n=%d nrhs=%d TRANS=%c)", n, nrhs, trans);
 }
 
+// The device-pointer twins (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev) on the fake device, whose
+// memory is the host's: the scalar checks in order with nothing written, a NULL INFO rejected
+// (its position), then the device INFO: for getrf and gesv in [0, min(M, N)] with IPIV in range,
+// DGETRF's INFO and IPIV for a finite A, gesv's B untouched when INFO > 0; for getrs -6 for a
+// pivot outside 1..N with B untouched, else DGETRS's B bit for bit. A never written by getrs.
+void fuzz_device(Input &in) {
+  const int which = in.in(0, 2);  // getrf_dev, getrs_dev, gesv_dev
+  const char trans = which == 1 ? in.option("NTC") : 'N';
+  const int m = which == 0 ? in.size() : 0, n = in.size(), nrhs = which == 0 ? 0 : in.size(6);
+  const int rows = which == 0 ? m : n;
+  const int lda = in.ld(rows), ldb = in.ld(n);
+  const bool null_info = in.u8() % 16 == 0;
+  const int kpiv = which == 0 ? std::min(m, n) : n;
+  Buf<double> a("A", elems(lda, n)), b("B", which == 0 ? 0 : elems(ldb, nrhs));
+  Buf<int> ipiv("IPIV", elems(kpiv)), dinfo("INFO", 1);
+  fill(in, a), fill(in, b);
+  const bool any_pivots = in.u8() % 4 == 0;
+  for (size_t i = 0; i < ipiv.size(); ++i)
+    ipiv[i] = any_pivots || which != 1 ? static_cast<int>(in.u8()) - 128 : int(i) + 1 + in.in(0, 255) % (n - int(i));
+  dinfo[0] = kUnwritten;
+  const auto a0 = a.snapshot(), b0 = b.snapshot();
+  const auto ipiv0 = ipiv.snapshot();
+  const char t = static_cast<char>(trans & ~0x20);
+  int expected = 0;
+  if (which == 0) {
+    if (m < 0) expected = -1;
+    else if (n < 0) expected = -2;
+    else if (lda < max1(m)) expected = -4;
+    else if (null_info) expected = -6;
+  } else if (which == 1) {
+    if (t != 'N' && t != 'T' && t != 'C') expected = -1;
+    else if (n < 0) expected = -2;
+    else if (nrhs < 0) expected = -3;
+    else if (lda < max1(n)) expected = -5;
+    else if (ldb < max1(n)) expected = -8;
+    else if (null_info) expected = -9;
+  } else {
+    if (n < 0) expected = -1;
+    else if (nrhs < 0) expected = -2;
+    else if (lda < max1(n)) expected = -4;
+    else if (ldb < max1(n)) expected = -7;
+    else if (null_info) expected = -8;
+  }
+  static const char *const kNames[] = {"gpu_getrf_dev", "gpu_getrs_dev", "gpu_gesv_dev"};
+  const char *name = kNames[which];
+  int *info_p = null_info ? nullptr : dinfo.data();
+  reset_xerbla();
+  const int r = which == 0 ? gpu_getrf_dev(m, n, a.data(), lda, ipiv.data(), info_p, nullptr)
+                : which == 1 ? gpu_getrs_dev(trans, n, nrhs, a.data(), lda, ipiv.data(), b.data(), ldb, info_p, nullptr)
+                             : gpu_gesv_dev(n, nrhs, a.data(), lda, ipiv.data(), b.data(), ldb, info_p, nullptr);
+  check_no_xerbla(name);
+  a.check(), b.check(), ipiv.check(), dinfo.check();
+  FUZZ_CHECK(r == expected, "%s returned %d, the checks documented in gpueig.h give %d", name, r, expected);
+  if (expected < 0) {
+    FUZZ_CHECK(a.same_as(a0) && b.same_as(b0) && ipiv.same_as(ipiv0) && dinfo[0] == kUnwritten,
+               "%s wrote with INFO %d", name, r);
+    return;
+  }
+  const int info = dinfo[0];
+  const bool empty = which == 0 ? (m == 0 || n == 0) : which == 1 ? (n == 0 || nrhs == 0) : n == 0;
+  if (empty) {
+    FUZZ_CHECK(info == 0 && a.same_as(a0) && b.same_as(b0), "%s quick return: INFO %d or arrays written", name, info);
+    return;
+  }
+  if (which == 1) {
+    FUZZ_CHECK(a.same_as(a0) && ipiv.same_as(ipiv0), "gpu_getrs_dev wrote A or IPIV");
+    bool bad = false;
+    for (int i = 0; i < n; ++i) bad = bad || ipiv0[i] < 1 || ipiv0[i] > n;
+    if (bad) {
+      FUZZ_CHECK(info == -6 && b.same_as(b0), "gpu_getrs_dev: pivot out of range, INFO %d, B %s", info,
+                 b.same_as(b0) ? "untouched" : "written");
+      return;
+    }
+    FUZZ_CHECK(info == 0, "gpu_getrs_dev INFO %d with valid pivots", info);
+    using dgetrs_t = void (*)(const char *, const int *, const int *, const double *, const int *,
+                              const int *, double *, const int *, int *, size_t);
+    static const auto dgetrs = reinterpret_cast<dgetrs_t>(real_lapack("dgetrs_"));
+    std::vector<double> rb(b0);
+    int rinfo = 0;
+    dgetrs(&trans, &n, &nrhs, a0.data(), &lda, ipiv0.data(), rb.data(), &ldb, &rinfo, 1);
+    FUZZ_CHECK(std::memcmp(rb.data(), b.data(), rb.size() * sizeof(double)) == 0,
+               "gpu_getrs_dev's X differs from DGETRS's (n=%d nrhs=%d TRANS=%c)", n, nrhs, trans);
+    return;
+  }
+  FUZZ_CHECK(info >= 0 && info <= kpiv, "%s INFO %d outside [0, %d]", name, info, kpiv);
+  check_padding("A", a, a0, rows, lda, n);
+  for (int i = 0; i < kpiv; ++i)
+    FUZZ_CHECK(ipiv[i] >= 1 && ipiv[i] <= rows, "%s IPIV(%d) = %d outside [1, %d]", name, i + 1, ipiv[i], rows);
+  if (which == 2) {
+    check_padding("B", b, b0, n, ldb, nrhs);
+    if (info > 0) FUZZ_CHECK(b.same_as(b0), "gpu_gesv_dev wrote B with INFO %d > 0", info);
+  }
+  if (!all_finite(a0.data(), static_cast<long long>(a0.size()))) return;
+  using dgetrf_t = void (*)(const int *, const int *, double *, const int *, int *, int *);
+  static const auto dgetrf = reinterpret_cast<dgetrf_t>(real_lapack("dgetrf_"));
+  std::vector<double> ra(a0);
+  std::vector<int> ripiv(kpiv);
+  int rinfo = 0;
+  dgetrf(&rows, &n, ra.data(), &lda, ripiv.data(), &rinfo);
+  FUZZ_CHECK(info == rinfo, "%s INFO %d, DGETRF's %d", name, info, rinfo);
+  for (int i = 0; i < kpiv; ++i)
+    FUZZ_CHECK(ipiv[i] == ripiv[i], "%s IPIV(%d) = %d, DGETRF's %d", name, i + 1, ipiv[i], ripiv[i]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
   const uint8_t which = in.u8();
   const char *policy = choose_policy(in);
-  if (which % 2 == 0)
+  if (which % 3 == 2)
+    fuzz_device(in);
+  else if (which % 3 == 0)
     fuzz_gesv(in, policy);
   else
     fuzz_getrs(in, policy);

@@ -56,6 +56,22 @@ double orthogonality(int n, int k, const double *q, int ldq) {
   return worst;
 }
 
+// The orthogonality of LAPACK DSYEVX's own vectors for the same call (the real LAPACK).
+double reference_orthogonality(char jobz, char range, char uplo, int n, const std::vector<double> &a0, int lda,
+                               double vl, double vu, int il, int iu, double abstol) {
+  using dsyevx_t = void (*)(const char *, const char *, const char *, const int *, double *, const int *,
+                            const double *, const double *, const int *, const int *, const double *, int *,
+                            double *, double *, const int *, double *, const int *, int *, int *, int *, size_t,
+                            size_t, size_t);
+  static const auto dsyevx = reinterpret_cast<dsyevx_t>(real_lapack("dsyevx_"));
+  std::vector<double> a(a0), w(n), z(size_t(n) * n), work(8 * size_t(n) + 64);
+  std::vector<int> iwork(5 * size_t(n) + 1), ifail(n);
+  int m = 0, info = 0, lwork = static_cast<int>(work.size());
+  dsyevx(&jobz, &range, &uplo, &n, a.data(), &lda, &vl, &vu, &il, &iu, &abstol, &m, w.data(), z.data(), &n,
+         work.data(), &lwork, iwork.data() + 1, ifail.data(), &info, 1, 1, 1);
+  return info == 0 ? orthogonality(n, m, z.data(), n) : 0.0;
+}
+
 void untouched_below(const char *routine, const char *what, const Buf<double> &x, const std::vector<double> &x0,
                      int rows, int ld, int cols) {
   for (int j = 0; j < cols; ++j)
@@ -78,7 +94,8 @@ void fuzz_syevd(Input &in, const char *policy) {
   reset_xerbla();
   const int info = gpu_syevd(jobz, uplo, n, a.data(), lda, w.data());
   check_no_xerbla("gpu_syevd");
-  check_info("gpu_syevd", info, expected, 0, n, policy);
+  // (DSYEVD's INFO for JOBZ 'V' names the failed submatrix: up to N (N + 1) + N)
+  check_info("gpu_syevd", info, expected, 0, lsame(jobz, 'V') ? 1LL * n * (n + 1) + n : n, policy);
   check_backend("gpu_syevd", info, n == 0, policy);
   a.check(), w.check();
   if (expected < 0 || n == 0) {
@@ -173,8 +190,16 @@ void fuzz_syevx(Input &in, const char *policy) {
                sum, trace, n, policy);
   // (with a large ABSTOL the eigenvalues, and so DSYEVX's own vectors, are only that accurate)
   if (wantz && m > 0) {
-    FUZZ_CHECK(orthogonality(n, m, z.data(), ldz) <= 64.0 * n * eps, "gpu_syevx: Z not orthogonal (n=%d m=%d policy %s backend %s)",
-               n, m, policy, gpueig_last_backend());
+    const double orth = orthogonality(n, m, z.data(), ldz);
+    // An answer from the CPU path is LAPACK DSYEVX's own: its DSTEIN's vectors for eigenvalues
+    // bisected only to ABSTOL are not always that orthogonal (found 2026-11-26: n = 37, ABSTOL 4
+    // beside ||A|| ~ 2e16: 0.70); then held to twice what the real DSYEVX gives on the same input
+    // (its workspace, and so DSYTRD's blocking and rounding, may differ from the library's call).
+    double bound = 64.0 * n * eps;
+    if (orth > bound && std::strcmp(gpueig_last_backend(), "cpu") == 0)
+      bound = std::max(bound, 2 * reference_orthogonality(jobz, range, uplo, n, a0, lda, vl, vu, il, iu, abstol));
+    FUZZ_CHECK(orth <= bound, "gpu_syevx: Z not orthogonal (%g, bound %g; n=%d m=%d policy %s backend %s)",
+               orth, bound, n, m, policy, gpueig_last_backend());
     for (int j = 0; j < m; ++j) FUZZ_CHECK(ifail[j] == 0, "gpu_syevx: IFAIL(%d) = %d with INFO 0", j + 1, ifail[j]);
   }
 }
