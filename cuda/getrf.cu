@@ -662,7 +662,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
       iota<<<unsigned(std::min<int64_t>((m + 255) / 256, 1024)), 256, 0, st>>>(perm, m);
       if (!(s = check_launch("iota"))) return s;
     }
-  } else {
+  } else if (nonfinite) {
     if (!(s = check(cudaMemsetAsync(nonfinite, 0, sizeof(int), st), "cudaMemsetAsync")) ||
         !(s = check_finite(st, a, lda, m, n, nonfinite)))
       return s;

@@ -49,7 +49,8 @@ size_t getrf_feed_bytes(int64_t m, int64_t n);
 // A = P L U in place for the m x n matrix `a` (leading dimension lda, device memory), as DGETRF:
 // `ipiv` (device, min(m, n) ints) receives 1-based row interchanges, `*info` (device) DGETRF's
 // INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
-// A holds a NaN or an infinity. Everything is queued on `stream` (whose work the cuBLAS handle
+// A holds a NaN or an infinity; a null `nonfinite` skips that scan (the device-pointer API
+// factors such an A as it is). Everything is queued on `stream` (whose work the cuBLAS handle
 // must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
 // too tall for the on-chip panel kernel (more than 524288 rows). With a feed (whose buffers are
 // `feed_buffers`, getrf_feed_bytes(m, n)) `nonfinite` is left alone: the feed checks the columns

@@ -106,26 +106,31 @@ Status queue_copy_if_ok(cudaStream_t st, const double *x, int64_t n, int64_t nrh
   return check_launch("copy_if_ok");
 }
 
+// The solve's workspace, in the plan of the call it belongs to (gesv_dev takes one allocation for
+// its factorization and its solve).
+struct SolveParts {
+  size_t order, x, copy;
+  SolveParts(WorkspacePlan &plan, char trans, int64_t n, int64_t nrhs)
+      : order(plan.add_array<int>(n)),
+        x(plan.add_array<double>(n * nrhs)),
+        copy(plan.add_array<double>(trans == 'N' ? 0 : n * nrhs)) {}
+};
+
 // The solve of getrs_dev and gesv_dev: the order from ipiv (`*order_info` its verdict), X by
 // getrs_device into workspace, and X into B where *gate is 0 (gate: order_info, or getrf's
 // INFO). For trans 'T' getrs_device works in place in a copy of B, so B stays as it was until
 // the gated copy.
 Status solve(cublasHandle_t blas, cudaStream_t st, char trans, int64_t n, int64_t nrhs, const double *lu,
-             int64_t ldlu, const int *ipiv, double *b, int64_t ldb, int *order_info, const int *gate) {
-  WorkspacePlan plan;
-  const size_t o_order = plan.add_array<int>(n);
-  const size_t o_x = plan.add_array<double>(n * nrhs);
-  const size_t o_copy = plan.add_array<double>(trans == 'N' ? 0 : n * nrhs);
-  Workspace ws(st);
-  Status s = ws.allocate(plan);
+             int64_t ldlu, const int *ipiv, double *b, int64_t ldb, int *order_info, const int *gate,
+             Workspace &ws, const SolveParts &parts) {
+  int *order = ws.at<int>(parts.order);
+  double *x = ws.at<double>(parts.x);
+  Status s = queue_order(st, ipiv, n, order, order_info);
   if (!s) return s;
-  int *order = ws.at<int>(o_order);
-  double *x = ws.at<double>(o_x);
-  if (!(s = queue_order(st, ipiv, n, order, order_info))) return s;
   if (trans == 'N') {
     s = getrs_device(blas, st, 'N', n, nrhs, lu, ldlu, order, b, ldb, x);
   } else {
-    double *copy = ws.at<double>(o_copy);
+    double *copy = ws.at<double>(parts.copy);
     s = check(cudaMemcpy2DAsync(copy, n * sizeof(double), b, ldb * sizeof(double), n * sizeof(double), nrhs,
                                 cudaMemcpyDeviceToDevice, st),
               "cudaMemcpy2DAsync");
@@ -135,19 +140,11 @@ Status solve(cublasHandle_t blas, cudaStream_t st, char trans, int64_t n, int64_
   return s;
 }
 
-// getrf_device on the caller's arrays, its scratch in `ws`; *spare is a device int of ws free for
-// the caller (gesv's order verdict). A with NaN or Inf entries is factored as it is: the NaN
-// scan's flag is not read.
+// getrf_device on the caller's arrays, its scratch in `scratch` (getrf_scratch_bytes). An A with
+// NaN or Inf entries is factored as it is: no NaN scan.
 Status factor(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, double *a, int64_t lda, int *ipiv,
-              int *info, Workspace &ws, int **spare) {
-  WorkspacePlan plan;
-  const size_t o_scratch = plan.add(getrf_scratch_bytes());
-  const size_t o_flags = plan.add_array<int>(2);  // the NaN scan's flag, the spare
-  Status s = ws.allocate(plan);
-  if (!s) return s;
-  int *flags = ws.at<int>(o_flags);
-  *spare = flags + 1;
-  return getrf_device(blas, st, m, n, a, lda, ipiv, info, flags, ws.at<char>(o_scratch));
+              int *info, void *scratch) {
+  return getrf_device(blas, st, m, n, a, lda, ipiv, info, nullptr, scratch);
 }
 
 }  // namespace
@@ -157,9 +154,11 @@ Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *i
   cublasHandle_t blas = nullptr;
   Status s = call.enter(&blas);
   if (!s) return s;
+  WorkspacePlan plan;
+  const size_t o_scratch = plan.add(getrf_scratch_bytes());
   Workspace ws(call.stream());
-  int *spare = nullptr;
-  return factor(blas, call.stream(), m, n, a, lda, ipiv, info, ws, &spare);
+  if (!(s = ws.allocate(plan))) return s;
+  return factor(blas, call.stream(), m, n, a, lda, ipiv, info, ws.at<char>(o_scratch));
 }
 
 Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
@@ -168,7 +167,11 @@ Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t l
   cublasHandle_t blas = nullptr;
   Status s = call.enter(&blas);
   if (!s) return s;
-  return solve(blas, call.stream(), trans, n, nrhs, a, lda, ipiv, b, ldb, info, info);
+  WorkspacePlan plan;
+  const SolveParts parts(plan, trans, n, nrhs);
+  Workspace ws(call.stream());
+  if (!(s = ws.allocate(plan))) return s;
+  return solve(blas, call.stream(), trans, n, nrhs, a, lda, ipiv, b, ldb, info, info, ws, parts);
 }
 
 Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
@@ -177,11 +180,18 @@ Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, doub
   cublasHandle_t blas = nullptr;
   Status s = call.enter(&blas);
   if (!s) return s;
+  // One allocation: the factorization's scratch, the order's verdict, the solve's arrays.
+  WorkspacePlan plan;
+  const size_t o_scratch = plan.add(getrf_scratch_bytes());
+  const size_t o_order_info = plan.add_array<int>(1);
+  const SolveParts parts(plan, 'N', n, nrhs > 0 ? nrhs : 0);
   Workspace ws(call.stream());
-  int *order_info = nullptr;
-  s = factor(blas, call.stream(), n, n, a, lda, ipiv, info, ws, &order_info);
+  if (!(s = ws.allocate(plan))) return s;
+  s = factor(blas, call.stream(), n, n, a, lda, ipiv, info, ws.at<char>(o_scratch));
   // X into B only where DGETRF's INFO is 0, as DGESV solves only then.
-  if (s && nrhs > 0) s = solve(blas, call.stream(), 'N', n, nrhs, a, lda, ipiv, b, ldb, order_info, info);
+  if (s && nrhs > 0)
+    s = solve(blas, call.stream(), 'N', n, nrhs, a, lda, ipiv, b, ldb, ws.at<int>(o_order_info), info, ws,
+              parts);
   return s;
 }
 

@@ -30,6 +30,36 @@ void check_padding(const char *name, const Buf<double> &x, const std::vector<dou
     }
 }
 
+// DGETRS's X for B0 (the real LAPACK's), for getrs's bit-for-bit comparisons.
+std::vector<double> dgetrs_solution(char trans, int n, int nrhs, const std::vector<double> &a0, int lda,
+                                    const std::vector<int> &ipiv0, const std::vector<double> &b0, int ldb) {
+  using dgetrs_t = void (*)(const char *, const int *, const int *, const double *, const int *,
+                            const int *, double *, const int *, int *, size_t);
+  static const auto dgetrs = reinterpret_cast<dgetrs_t>(real_lapack("dgetrs_"));
+  std::vector<double> rb(b0);
+  int rinfo = 0;
+  dgetrs(&trans, &n, &nrhs, a0.data(), &lda, ipiv0.data(), rb.data(), &ldb, &rinfo, 1);
+  FUZZ_CHECK(rinfo == 0, "DGETRS INFO %d", rinfo);
+  return rb;
+}
+
+// A call's INFO and IPIV against the real DGETRF on the same A0 (rows x n). Nothing is compared
+// where DGETRF's factors are not all finite: its INFO then depends on its BLAS's NaN rules (see
+// fuzz_getrf).
+void check_against_dgetrf(const char *name, int info, const Buf<int> &ipiv, int rows, int n,
+                          const std::vector<double> &a0, int lda, const char *policy) {
+  using dgetrf_t = void (*)(const int *, const int *, double *, const int *, int *, int *);
+  static const auto dgetrf = reinterpret_cast<dgetrf_t>(real_lapack("dgetrf_"));
+  std::vector<double> ra(a0);
+  std::vector<int> ripiv(std::max(0, std::min(rows, n)));
+  int rinfo = 0;
+  dgetrf(&rows, &n, ra.data(), &lda, ripiv.data(), &rinfo);
+  if (!all_finite(ra.data(), static_cast<long long>(ra.size()))) return;
+  FUZZ_CHECK(info == rinfo, "%s INFO %d, DGETRF's %d (n=%d policy %s)", name, info, rinfo, n, policy);
+  for (size_t i = 0; i < ripiv.size(); ++i)
+    FUZZ_CHECK(ipiv[i] == ripiv[i], "%s IPIV(%d) = %d, DGETRF's %d", name, int(i) + 1, ipiv[i], ripiv[i]);
+}
+
 void fuzz_gesv(Input &in, const char *policy) {
   const int n = in.size(), nrhs = in.size(6), lda = in.ld(n), ldb = in.ld(n);
   Buf<double> a("A", elems(lda, n)), b("B", elems(ldb, nrhs));
@@ -61,17 +91,7 @@ void fuzz_gesv(Input &in, const char *policy) {
     FUZZ_CHECK(ipiv[i] >= 1 && ipiv[i] <= n, "IPIV(%d) = %d outside [1, %d]", i + 1, ipiv[i], n);
   if (info > 0) FUZZ_CHECK(b.same_as(b0), "gpu_gesv_crout wrote B with INFO %d > 0", info);
   if (!all_finite(a0.data(), static_cast<long long>(a0.size()))) return;
-
-  using dgetrf_t = void (*)(const int *, const int *, double *, const int *, int *, int *);
-  static const auto dgetrf = reinterpret_cast<dgetrf_t>(real_lapack("dgetrf_"));
-  std::vector<double> ra(a0);
-  std::vector<int> ripiv(n);
-  int rinfo = 0;
-  dgetrf(&n, &n, ra.data(), &lda, ripiv.data(), &rinfo);
-  if (!all_finite(ra.data(), static_cast<long long>(ra.size()))) return;  // see fuzz_getrf
-  FUZZ_CHECK(info == rinfo, "gpu_gesv_crout INFO %d, DGETRF's %d (n=%d policy %s)", info, rinfo, n, policy);
-  for (int i = 0; i < n; ++i)
-    FUZZ_CHECK(ipiv[i] == ripiv[i], "IPIV(%d) = %d, DGETRF's %d", i + 1, ipiv[i], ripiv[i]);
+  check_against_dgetrf("gpu_gesv_crout", info, ipiv, n, n, a0, lda, policy);
 }
 
 void fuzz_getrs(Input &in, const char *policy) {
@@ -108,13 +128,7 @@ void fuzz_getrs(Input &in, const char *policy) {
     FUZZ_CHECK(b.same_as(b0), "gpu_getrs_crout wrote B with INFO %d", info);
     return;
   }
-  using dgetrs_t = void (*)(const char *, const int *, const int *, const double *, const int *,
-                            const int *, double *, const int *, int *, size_t);
-  static const auto dgetrs = reinterpret_cast<dgetrs_t>(real_lapack("dgetrs_"));
-  std::vector<double> rb(b0);
-  int rinfo = 0;
-  dgetrs(&trans, &n, &nrhs, a0.data(), &lda, ipiv0.data(), rb.data(), &ldb, &rinfo, 1);
-  FUZZ_CHECK(rinfo == 0, "DGETRS INFO %d", rinfo);
+  const std::vector<double> rb = dgetrs_solution(trans, n, nrhs, a0, lda, ipiv0, b0, ldb);
   FUZZ_CHECK(std::memcmp(rb.data(), b.data(), rb.size() * sizeof(double)) == 0,
              "gpu_getrs_crout's X differs from DGETRS's (n=%d nrhs=%d TRANS=%c)", n, nrhs, trans);
 }
@@ -193,12 +207,7 @@ void fuzz_device(Input &in) {
       return;
     }
     FUZZ_CHECK(info == 0, "gpu_getrs_dev INFO %d with valid pivots", info);
-    using dgetrs_t = void (*)(const char *, const int *, const int *, const double *, const int *,
-                              const int *, double *, const int *, int *, size_t);
-    static const auto dgetrs = reinterpret_cast<dgetrs_t>(real_lapack("dgetrs_"));
-    std::vector<double> rb(b0);
-    int rinfo = 0;
-    dgetrs(&trans, &n, &nrhs, a0.data(), &lda, ipiv0.data(), rb.data(), &ldb, &rinfo, 1);
+    const std::vector<double> rb = dgetrs_solution(trans, n, nrhs, a0, lda, ipiv0, b0, ldb);
     FUZZ_CHECK(std::memcmp(rb.data(), b.data(), rb.size() * sizeof(double)) == 0,
                "gpu_getrs_dev's X differs from DGETRS's (n=%d nrhs=%d TRANS=%c)", n, nrhs, trans);
     return;
@@ -212,15 +221,7 @@ void fuzz_device(Input &in) {
     if (info > 0) FUZZ_CHECK(b.same_as(b0), "gpu_gesv_dev wrote B with INFO %d > 0", info);
   }
   if (!all_finite(a0.data(), static_cast<long long>(a0.size()))) return;
-  using dgetrf_t = void (*)(const int *, const int *, double *, const int *, int *, int *);
-  static const auto dgetrf = reinterpret_cast<dgetrf_t>(real_lapack("dgetrf_"));
-  std::vector<double> ra(a0);
-  std::vector<int> ripiv(kpiv);
-  int rinfo = 0;
-  dgetrf(&rows, &n, ra.data(), &lda, ripiv.data(), &rinfo);
-  FUZZ_CHECK(info == rinfo, "%s INFO %d, DGETRF's %d", name, info, rinfo);
-  for (int i = 0; i < kpiv; ++i)
-    FUZZ_CHECK(ipiv[i] == ripiv[i], "%s IPIV(%d) = %d, DGETRF's %d", name, i + 1, ipiv[i], ripiv[i]);
+  check_against_dgetrf(name, info, ipiv, rows, n, a0, lda, "fake device");
 }
 
 }  // namespace
