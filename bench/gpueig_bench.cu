@@ -82,6 +82,38 @@ double gtsv_ratio(const zoo::Tridiagonal &a, const std::vector<double> &b, const
   return ratios::gtsv_residual(n, 1, a.dl.data(), a.d.data(), a.du.data(), b.data(), n, x.data(), n);
 }
 
+// The same solve through the public device-pointer API (gpu_gtsv_dev for one system,
+// gpu_gtsv_batch_dev for a batch) on this stream, in place in a copy of b: its time against the
+// device-resident solve's (`internal` ms, measured just before) is the API's own cost (checks,
+// the pool allocation, the copy of X into B, INFO on the device).
+void bench_gtsv_api(cudaStream_t s, int n, int batch, const double *dl, const double *d, const double *du,
+                    const double *b0, double internal, double internal_ratio, const std::string &problem,
+                    const std::function<double(const std::vector<double> &)> &ratio) {
+  const size_t total = size_t(n) * batch;
+  double *x = nullptr;
+  int *info = nullptr;
+  CUDA_OK(cudaMalloc(&x, total * sizeof(double)));
+  CUDA_OK(cudaMalloc(&info, sizeof(int)));
+  std::string backend = "gpu";
+  const double api = device_ms(
+      s, 20, [&] { CUDA_OK(cudaMemcpyAsync(x, b0, total * sizeof(double), cudaMemcpyDeviceToDevice, s)); },
+      [&] {
+        const int r = batch == 1 ? gpu_gtsv_dev(n, 1, dl, d, du, x, n, info, s)
+                                 : gpu_gtsv_batch_dev(n, batch, dl, d, du, x, n, info, s);
+        if (r != 0) backend = "FAILED";
+      });
+  int h_info = -1;
+  CUDA_OK(cudaMemcpy(&h_info, info, sizeof(int), cudaMemcpyDeviceToHost));
+  if (h_info != 0) backend = "FAILED: info";
+  const double api_ratio = ratio(download(x, total));
+  std::printf("  gtsv device-pointer API: n=%d batch=%d  %s %9.3f ms  device-resident %9.3f ms  (%.3fx)\n", n,
+              batch, batch == 1 ? "gpu_gtsv_dev" : "gpu_gtsv_batch_dev", api, internal, internal / api);
+  g_rows.push_back({batch == 1 ? "gtsv_dev" : "gtsv_batch_dev", problem, "device pointers", n, backend, api,
+                    "device-resident solve", internal, api_ratio, internal_ratio, 40.0 * total / (api * 1e6)});
+  cudaFree(x);
+  cudaFree(info);
+}
+
 void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
   const zoo::Tridiagonal a = zoo::tridiagonal("dominant", n, 11);
   const std::vector<double> b = zoo::uniform(n, -1, 1, 12);
@@ -110,6 +142,8 @@ void bench_gtsv_device(cudaStream_t s, cusparseHandle_t sp, int n, int reps) {
   gpueig::gpu::Status st = gpueig::gpu::gtsv_failed(s, p, work, &failed);
   if (!st || !failed.empty()) backend = "FAILED: check rejected the result";
   double ours_ratio = gtsv_ratio(a, b, download(ours_x, n));
+  bench_gtsv_api(s, n, 1, ddl, dd, ddu, b0, ours, ours_ratio, "diag. dominant, nrhs 1",
+                 [&](const std::vector<double> &xh) { return gtsv_ratio(a, b, xh); });
 
   struct Anchor { const char *name; bool pivot; };
   for (Anchor an : {Anchor{"cuSPARSE gtsv2_nopivot", false}, Anchor{"cuSPARSE gtsv2", true}}) {
@@ -180,6 +214,8 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
     return r;
   };
   const double ours_ratio = worst(download(ours_x, total));
+  bench_gtsv_api(s, n, batch, ddl, dd, ddu, b0, ours, ours_ratio,
+                 "diag. dominant, " + std::to_string(batch) + " systems", worst);
   size_t bytes = 0;
   SPARSE_OK(cusparseDgtsv2StridedBatch_bufferSizeExt(sp, n, dcdl, dd, ddu, x, batch, n, &bytes));
   void *buf = nullptr;

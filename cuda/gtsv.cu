@@ -466,12 +466,10 @@ __device__ int dgtsv_one(int64_t n, double *dl, double *d, double *du, double *x
   return 0;
 }
 
-__global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count, double *scratch,
-                              int *info) {
-  const int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= count) return;
-  const int64_t c = list[k], n = p.n;
-  double *dl = scratch + k * 3 * n, *d = dl + n, *du = d + n;
+// Column c solved again by dgtsv_one: its matrix copied into `slot` (3n doubles), x_c from b_c.
+__device__ int resolve_column(const GtsvColumns &p, int64_t c, double *slot) {
+  const int64_t n = p.n;
+  double *dl = slot, *d = dl + n, *du = d + n;
   const double *sdl = p.dl + c * p.ms, *sd = p.d + c * p.ms, *sdu = p.du + c * p.ms;
   const double *b = p.b + c * p.bs;
   double *x = p.x + c * p.xs;
@@ -483,7 +481,32 @@ __global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count,
       du[i] = sdu[i];
     }
   }
-  info[k] = dgtsv_one(n, dl, d, du, x);
+  return dgtsv_one(n, dl, d, du, x);
+}
+
+__global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count, double *scratch,
+                              int *info) {
+  const int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  info[k] = resolve_column(p, list[k], scratch + k * 3 * p.n);
+}
+
+// The device-side re-solve (gtsv_resolve_on_device): thread t of `slots` takes the columns
+// t, t + slots, .. of its work list, which is the verdict's list of failed columns, or every
+// column (`every`: always; with a shared matrix: once any column failed). *code receives the
+// least (ms != 0 ? c*n : 0) + INFO over the columns DGTSV finds singular.
+__global__ void resolve_on_device(GtsvColumns p, const Judged *verdict, const int64_t *list, int every,
+                                  double *scratch, int64_t slots, unsigned long long *code) {
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= slots) return;
+  const int failed = verdict ? verdict->count : 0;
+  const bool all = every || (p.ms == 0 && failed > 0);
+  const int64_t count = all ? p.ncol : failed;
+  for (int64_t k = t; k < count; k += slots) {
+    const int64_t c = all ? k : list[k];
+    const int info = resolve_column(p, c, scratch + t * 3 * p.n);
+    if (info > 0) atomicMin(code, static_cast<unsigned long long>((p.ms != 0 ? c * p.n : 0) + info));
+  }
 }
 
 }  // namespace
@@ -528,6 +551,22 @@ Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64
             "cudaMemcpyAsync");
   if (s) s = check(cudaStreamSynchronize(st), "pivot_columns");
   return s;
+}
+
+size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots) { return size_t(slots) * 3 * n * sizeof(double); }
+
+Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, const void *work, bool every,
+                              double *scratch, int64_t slots, unsigned long long *code) {
+  const Judged *verdict = nullptr;
+  const int64_t *list = nullptr;
+  if (work) {
+    verdict = reinterpret_cast<const Judged *>(static_cast<const Check *>(work) + p.ncol * slots_of(p.n));
+    list = reinterpret_cast<const int64_t *>(verdict + 1);
+  }
+  if (!work && !every) return Status::fail(Status::device_error, "gtsv_resolve_on_device: no verdict");
+  resolve_on_device<<<static_cast<unsigned>((slots + 127) / 128), 128, 0, st>>>(p, verdict, list, every ? 1 : 0,
+                                                                               scratch, slots, code);
+  return check_launch("gtsv resolve_on_device");
 }
 
 }  // namespace gpueig::gpu

@@ -73,4 +73,14 @@ size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count);
 Status gtsv_pivot(cudaStream_t stream, const GtsvColumns &p, const std::vector<int64_t> &failed,
                   void *scratch, std::vector<int> *info);
 
+// The re-solve of the device-pointer calls, queued without waiting: the columns that failed the
+// check of the gtsv_enqueue whose workspace is `work` (every column, if `every`, or if the matrix
+// is shared and any failed: DGTSV's answer for all its right-hand sides) solved again into x by
+// DGTSV's algorithm, `slots` columns at a time (scratch: gtsv_resolve_scratch_bytes(n, slots)).
+// *code (device, set to ~0 by the caller) receives the least (ms != 0 ? c*n : 0) + INFO over the
+// columns c DGTSV finds singular. work may be null with `every`.
+size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots);
+Status gtsv_resolve_on_device(cudaStream_t stream, const GtsvColumns &p, const void *work, bool every,
+                              double *scratch, int64_t slots, unsigned long long *code);
+
 }  // namespace gpueig::gpu

@@ -71,6 +71,10 @@ class Hardware final : public Device {
                   int *info, void *stream) override {
     return gpu::gesv_dev(n, nrhs, a, lda, ipiv, b, ldb, info, stream);
   }
+  Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, const double *du, int64_t ms,
+                  double *b, int64_t ldb, int *info, void *stream) override {
+    return gpu::gtsv_dev(n, ncol, dl, d, du, ms, b, ldb, info, stream);
+  }
   Status zero_info(int *info, void *stream) override { return gpu::zero_info(info, stream); }
 };
 

@@ -31,6 +31,9 @@ Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t l
                  double *b, int64_t ldb, int *info, void *stream);
 Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b, int64_t ldb,
                 int *info, void *stream);
+// The tridiagonal device twins (cuda/gtsv_dev.cu).
+Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, const double *du, int64_t ms,
+                double *b, int64_t ldb, int *info, void *stream);
 Status zero_info(int *info, void *stream);
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,

@@ -411,6 +411,28 @@ GPUEIG_API int gpu_getrs_dev(char trans, int n, int nrhs, const double *a, int l
 GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb,
                             int *info, void *stream);
 
+/* gpu_gtsv_dev: gpu_gtsv_pcr on device memory (DGTSV; cuSPARSE's cusparseDgtsv2).
+ *  1 N, 2 NRHS [in] as gpu_gtsv_pcr.  3 DL (N-1), 4 D (N), 5 DU (N-1) [in] device: left
+ *  unchanged.  6 B [in,out] (LDB, NRHS) device: X on exit (if INFO = 0; as DGTSV leaves it if
+ *  INFO > 0).  7 LDB [in] LDB >= max(1, N).  8 INFO [out] device int: DGTSV's INFO.  9 STREAM [in].
+ * N = 0: INFO = 0. NRHS = 0: the matrix is factored on the device for INFO alone, B is not
+ * referenced. The method of gpu_gtsv_pcr (elimination without pivoting, every column's residual
+ * checked); when a column fails its check, every column is solved again on the device by
+ * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. X is made in workspace and copied
+ * into B (B must stay intact until every column is judged). */
+GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, const double *du,
+                            double *b, int ldb, int *info, void *stream);
+
+/* gpu_gtsv_batch_dev: gpu_gtsv_pcr_batch on device memory (cusparseDgtsv2StridedBatch).
+ *  1 N, 2 BATCH [in].  3 DL, 4 D, 5 DU [in] device, 6 B [in,out] device: as gpu_gtsv_pcr_batch,
+ *  system k at offset k*STRIDE.  7 STRIDE [in] STRIDE >= max(1, N).  8 INFO [out] device int:
+ *  gpu_gtsv_pcr_batch's INFO (0, or k*N + i for the first system k that DGTSV finds singular at
+ *  U(i,i); INT_MAX if that does not fit an int).  9 STREAM [in].
+ * N = 0 or BATCH = 0: INFO = 0. A system that fails its check is solved again on the device by
+ * DGTSV's partial pivoting (its B as DGTSV leaves it). */
+GPUEIG_API int gpu_gtsv_batch_dev(int n, int batch, const double *dl, const double *d, const double *du,
+                                  double *b, int stride, int *info, void *stream);
+
 /* ---------------------------------------------------------------------------------------------
  * Utilities.
  * ------------------------------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <mutex>
 #include <numeric>
@@ -367,6 +368,30 @@ class Fake final : public Device {
     Status s = getrf_dev(n, n, a, lda, ipiv, info, stream);
     if (!s || *info != 0 || nrhs == 0) return s;
     return getrs_dev('N', n, nrhs, a, lda, ipiv, b, ldb, info, stream);
+  }
+
+  // DGTSV itself on each system (the device's answer where the check fails, and LAPACK's
+  // everywhere else up to rounding), in place; INFO coded as the device codes it.
+  Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, const double *du, int64_t ms,
+                  double *b, int64_t ldb, int *info, void *) override {
+    Status s = start(true);
+    if (!s) return s;
+    if (ms == 0) {
+      std::vector<double> scratch(ncol == 0 ? n : 0);
+      const int i = cpu::gtsv(int(n), int(ncol), dl, d, du, ncol == 0 ? scratch.data() : b, int(ldb));
+      if (i < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+      *info = i;
+      return s;
+    }
+    int64_t first = 0;
+    for (int64_t k = 0; k < ncol; ++k) {
+      const int64_t off = k * ms;
+      const int i = cpu::gtsv(int(n), 1, dl + off, d + off, du + off, b + k * ldb, int(n));
+      if (i < 0) return Status::fail(Status::device_error, "fake device: LAPACK unavailable");
+      if (i > 0 && first == 0) first = k * n + i;
+    }
+    *info = first <= INT_MAX ? int(first) : INT_MAX;
+    return s;
   }
 
   Status zero_info(int *info, void *) override {

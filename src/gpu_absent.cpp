@@ -60,6 +60,10 @@ class Absent final : public Device {
   Status gesv_dev(int64_t, int64_t, double *, int64_t, int *, double *, int64_t, int *, void *) override {
     return none();
   }
+  Status gtsv_dev(int64_t, int64_t, const double *, const double *, const double *, int64_t, double *,
+                  int64_t, int *, void *) override {
+    return none();
+  }
   Status zero_info(int *, void *) override { return none(); }
 
  private:

@@ -152,6 +152,12 @@ class Device {
   virtual Status gesv_dev(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *b,
                           int64_t ldb, int *info, void *stream) = 0;
   // *info := 0 on `stream` (the quick returns).
+  // gtsv_dev and gtsv_batch_dev: ncol tridiagonal systems, column c's matrix at c*ms (ms = 0:
+  // one shared matrix, the columns its right-hand sides), its B at c*ldb; n >= 1, ncol >= 0
+  // (0 only with ms = 0: DGTSV's INFO alone). B := X; *info: DGTSV's INFO for a shared matrix,
+  // else the batch's first-singular-system code (gpueig.h).
+  virtual Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, const double *du,
+                          int64_t ms, double *b, int64_t ldb, int *info, void *stream) = 0;
   virtual Status zero_info(int *info, void *stream) = 0;
 };
 

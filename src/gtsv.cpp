@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -32,14 +33,30 @@ int gtsv(int n, int nrhs, const double *dl, const double *d, const double *du, d
 
 }  // namespace gpueig::cpu
 
+namespace {
+
+// DGTSV's argument checks, and the batch's (the host and the device-pointer calls share them).
+int gtsv_arguments(int n, int nrhs, int ldb) {
+  if (n < 0) return -1;
+  if (nrhs < 0) return -2;
+  if (ldb < gpueig::max1(n)) return -7;
+  return 0;
+}
+int gtsv_batch_arguments(int n, int batch, int stride) {
+  if (n < 0) return -1;
+  if (batch < 0) return -2;
+  if (stride < gpueig::max1(n)) return -7;
+  return 0;
+}
+
+}  // namespace
+
 extern "C" int gpu_gtsv_pcr(int n, int nrhs, double *dl, double *d, double *du, double *b,
                             int ldb) {
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::gtsv, sizes({{"n", n}, {"nrhs", nrhs}}));
-    if (n < 0) return -1;
-    if (nrhs < 0) return -2;
-    if (ldb < max1(n)) return -7;
+    if (const int bad = gtsv_arguments(n, nrhs, ldb)) return bad;
     if (n == 0) return 0;
     if (nrhs == 0) {
       // DGTSV still factors the matrix and reports a zero pivot: only DGTSV's INFO is wanted, and
@@ -64,9 +81,7 @@ extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::gtsv, sizes({{"n", n}, {"batch", batch}, {"stride", stride}}));
-    if (n < 0) return -1;
-    if (batch < 0) return -2;
-    if (stride < max1(n)) return -7;
+    if (const int bad = gtsv_batch_arguments(n, batch, stride)) return bad;
     if (n == 0 || batch == 0) return 0;
 
     // System k's INFO i > 0 is reported for the first singular system as k*n + i (see gpueig.h).
@@ -112,5 +127,36 @@ extern "C" int gpu_gtsv_pcr_batch(int n, int batch, double *dl, double *d, doubl
           }
           return first;
         });
+  });
+}
+
+extern "C" int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, const double *du,
+                            double *b, int ldb, int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::gtsv, sizes({{"n", n}, {"nrhs", nrhs}}));
+    if (const int bad = gtsv_arguments(n, nrhs, ldb)) return bad;
+    return run_on_device(call, {{3, dl, n > 1}, {4, d, n > 0}, {5, du, n > 1}, {6, b, n > 0 && nrhs > 0},
+                                {8, info, true}},
+                         9, stream, [&](gpu::Device &dev) {
+                           return n == 0 ? dev.zero_info(info, stream)
+                                         : dev.gtsv_dev(n, nrhs, dl, d, du, 0, b, ldb, info, stream);
+                         });
+  });
+}
+
+extern "C" int gpu_gtsv_batch_dev(int n, int batch, const double *dl, const double *d, const double *du,
+                                  double *b, int stride, int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::gtsv, sizes({{"n", n}, {"batch", batch}, {"stride", stride}}));
+    if (const int bad = gtsv_batch_arguments(n, batch, stride)) return bad;
+    const bool work = n > 0 && batch > 0;
+    return run_on_device(call, {{3, dl, work && n > 1}, {4, d, work}, {5, du, work && n > 1}, {6, b, work},
+                                {8, info, true}},
+                         9, stream, [&](gpu::Device &dev) {
+                           return !work ? dev.zero_info(info, stream)
+                                        : dev.gtsv_dev(n, batch, dl, d, du, stride, b, stride, info, stream);
+                         });
   });
 }

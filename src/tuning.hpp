@@ -102,6 +102,10 @@ constexpr size_t kRingChunkBytes = size_t(16) << 20;
 constexpr size_t kGtsvDevicePivotMin = 32;
 // Device bytes per batch group; larger batches are processed group by group.
 constexpr size_t kGtsvGroupBytes = size_t(1) << 30;
+// Scratch of the device-pointer calls' re-solve (3n doubles a column solved at once): failed
+// columns beyond what this holds wait for a slot (the re-solve is the rare path; this bounds the
+// pool memory it can take, not its speed in the common case).
+constexpr size_t kGtsvResolveBytes = size_t(64) << 20;
 
 // --- sytrd (two-stage method) ----------------------------------------------------------------
 // Q1's blocks are all kept (Q1 formed from its right end, next to the chase) up to this much.

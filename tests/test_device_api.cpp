@@ -1,4 +1,5 @@
-// The device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev). Built twice:
+// The device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
+// gpu_gtsv_batch_dev). Built twice:
 // - with GPUEIG_TEST_DEVICE_MEMORY (label gpu): the arrays in cudaMalloc'd memory of a real GPU,
 //   the work on a stream of the test's own;
 // - without it (label cpu): host arrays, which the fake device (GPUEIG_FAKE_DEVICE=1, set by
@@ -9,7 +10,8 @@
 // (NULL, and on a GPU host memory), GPUEIG_ERR_DEVICE without a device, the quick returns'
 // device INFO, the factors and solves by LAPACK's ratios (threshold 30) over the general zoo with
 // LDA, LDB > N and padding left untouched, DGETRF's INFO for singular matrices with B untouched
-// by gesv, and an IPIV entry out of range (device INFO -6, B untouched).
+// by gesv, and an IPIV entry out of range (device INFO -6, B untouched); the tridiagonal solves
+// over the tridiagonal zoo (DGTSV's INFO, DGTT02's ratio) and a mixed batch's INFO encoding.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -204,6 +206,12 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_gesv_dev(2, -1, nullptr, 2, nullptr, nullptr, 2, &info, nullptr), -2);
   EXPECT_EQ(gpu_gesv_dev(3, 1, nullptr, 2, nullptr, nullptr, 3, &info, nullptr), -4);
   EXPECT_EQ(gpu_gesv_dev(3, 1, nullptr, 3, nullptr, nullptr, 2, &info, nullptr), -7);
+  EXPECT_EQ(gpu_gtsv_dev(-1, 1, nullptr, nullptr, nullptr, nullptr, 1, &info, nullptr), -1);
+  EXPECT_EQ(gpu_gtsv_dev(2, -1, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -2);
+  EXPECT_EQ(gpu_gtsv_dev(3, 1, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -7);
+  EXPECT_EQ(gpu_gtsv_batch_dev(-1, 1, nullptr, nullptr, nullptr, nullptr, 1, &info, nullptr), -1);
+  EXPECT_EQ(gpu_gtsv_batch_dev(2, -1, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -2);
+  EXPECT_EQ(gpu_gtsv_batch_dev(3, 2, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -7);
   EXPECT_EQ(info, 99);
 }
 
@@ -216,6 +224,9 @@ TEST(DeviceApi, NoGpuIsAnError) {
   EXPECT_EQ(gpu_getrs_dev('N', 1, 1, &a, 1, &ipiv, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_gesv_dev(1, 1, &a, 1, &ipiv, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_gesv_dev(0, 0, nullptr, 1, nullptr, nullptr, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  double dl = 0, du = 0;
+  EXPECT_EQ(gpu_gtsv_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_gtsv_batch_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_STREQ(gpueig_last_backend(), "none");
   EXPECT_EQ(info, 99);
   EXPECT_EQ(a, 1.0);
@@ -239,6 +250,11 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(gpu_getrf_dev(2, 2, a.get(), 2, ipiv.get(), nullptr, st), -6);
   EXPECT_EQ(gpu_getrs_dev('N', 2, 1, a.get(), 2, ipiv.get(), nullptr, 2, info.get(), st), -7);
   EXPECT_EQ(gpu_gesv_dev(2, 1, a.get(), 2, ipiv.get(), b.get(), 2, nullptr, st), -8);
+  EXPECT_EQ(gpu_gtsv_dev(2, 1, nullptr, a.get(), a.get(), b.get(), 2, info.get(), st), -3);
+  EXPECT_EQ(gpu_gtsv_dev(2, 1, a.get(), nullptr, a.get(), b.get(), 2, info.get(), st), -4);
+  EXPECT_EQ(gpu_gtsv_dev(2, 1, a.get(), a.get(), nullptr, b.get(), 2, info.get(), st), -5);
+  EXPECT_EQ(gpu_gtsv_dev(2, 1, a.get(), a.get(), a.get(), nullptr, 2, info.get(), st), -6);
+  EXPECT_EQ(gpu_gtsv_batch_dev(2, 1, a.get(), a.get(), a.get(), b.get(), 2, nullptr, st), -8);
   if (!fake_device()) {  // host memory, pageable and pinned, is not the device's
     Vec host(4, 1.0);
     EXPECT_EQ(gpu_getrf_dev(2, 2, host.data(), 2, ipiv.get(), info.get(), st), -3);
@@ -350,6 +366,105 @@ TEST_F(WithDevice, PivotOutOfRange) {
       ASSERT_EQ(gpu_getrs_dev(trans, n, 2, a.get(), n, ipiv.get(), b.get(), n, info.get(), st), 0);
       EXPECT_EQ(info.host()[0], -6) << bad;
       EXPECT_EQ(b.host(), b0) << bad;
+    }
+  }
+}
+
+// ---- the tridiagonal solves --------------------------------------------------------------------
+
+// DGTSV on copies (it overwrites the matrix): its INFO and what it leaves in B (ldb).
+int dgtsv_reference(const zoo::Tridiagonal &t, int nrhs, Vec &b, int ldb) {
+  const int n = int(t.d.size());
+  Vec dl = t.dl, d = t.d, du = t.du;
+  Vec scratch(std::max(1, n));
+  int info = 0;
+  dgtsv_(&n, &nrhs, dl.data(), d.data(), du.data(), nrhs > 0 ? b.data() : scratch.data(), &ldb, &info);
+  return info;
+}
+
+// The worst DGTT02 ratio of X against B for the matrix t, and DGTSV's own on the same B.
+void expect_gtsv_solution(const zoo::Tridiagonal &t, int nrhs, const Vec &b0, const Vec &x, int ldb,
+                          const Vec &lapack_x, const std::string &what) {
+  const int n = int(t.d.size());
+  for (int j = 0; j < nrhs; ++j)
+    for (int i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(x[i + size_t(j) * ldb])) << what;
+  const double ours = ratios::gtsv_residual(n, nrhs, t.dl.data(), t.d.data(), t.du.data(), b0.data(), ldb,
+                                            x.data(), ldb);
+  const double theirs = ratios::gtsv_residual(n, nrhs, t.dl.data(), t.d.data(), t.du.data(), b0.data(), ldb,
+                                              lapack_x.data(), ldb);
+  EXPECT_LE(ours, ratios::kThreshold) << what;
+  EXPECT_LE(ours, 10 * std::max(theirs, 1.0)) << what << ": DGTSV's own ratio " << theirs;
+}
+
+// Every kind of the tridiagonal zoo, one tile and several (n > 2048), LDB > N with padding: DGTSV's
+// INFO; for a regular system X by DGTT02's ratio; the matrix never written. Kinds the elimination
+// without pivoting cannot solve (nondominant, helmholtz, singular) take the device's pivoting
+// re-solve.
+TEST_F(WithDevice, GtsvOverTheZoo) {
+  void *st = test_stream();
+  for (const std::string &kind : zoo::tridiagonal_kinds())
+    for (int n : {1, 2, 7, 100, 2049, 5000})
+      for (int nrhs : {0, 1, 3}) {
+        const std::string what = kind + " n=" + std::to_string(n) + " nrhs=" + std::to_string(nrhs);
+        const zoo::Tridiagonal t = zoo::tridiagonal(kind, n, n + nrhs);
+        const int ldb = n + 2;
+        const Vec b0 = right_hand_sides(n, std::max(nrhs, 1), ldb, n * 7 + nrhs);
+        Vec ref = b0;
+        const int rinfo = dgtsv_reference(t, nrhs, ref, ldb);
+        Mem<double> dl(t.dl), d(t.d), du(t.du), b(b0);
+        Mem<int> info(std::vector<int>{99});
+        ASSERT_EQ(gpu_gtsv_dev(n, nrhs, dl.get(), d.get(), du.get(), b.get(), ldb, info.get(), st), 0) << what;
+        EXPECT_EQ(info.host()[0], rinfo) << what;
+        const Vec x = b.host();
+        EXPECT_EQ(dl.host(), t.dl) << what;
+        EXPECT_EQ(d.host(), t.d) << what;
+        EXPECT_EQ(du.host(), t.du) << what;
+        expect_padding(x, n, ldb, std::max(nrhs, 1), "B");
+        if (nrhs == 0) EXPECT_EQ(x, b0) << what << ": B written with NRHS = 0";
+        if (nrhs > 0 && rinfo == 0) expect_gtsv_solution(t, nrhs, b0, x, ldb, ref, what);
+      }
+}
+
+// A batch mixing regular, pivoting and singular systems at STRIDE > N: INFO = k*N + i for the
+// first singular system k (DGTSV's i), every regular system solved.
+TEST_F(WithDevice, GtsvBatchMixed) {
+  void *st = test_stream();
+  for (int n : {5, 300, 3000}) {
+    const int batch = 9, stride = n + 3;
+    std::vector<zoo::Tridiagonal> sys;
+    for (int k = 0; k < batch; ++k)
+      sys.push_back(zoo::tridiagonal(k == 4 || k == 7 ? "singular" : k % 3 == 1 ? "nondominant" : "dominant", n,
+                                     100 + k));
+    Vec dl(size_t(stride) * batch, kPad), d(dl), du(dl), b0(dl);
+    const Vec r = zoo::uniform(int64_t(n) * batch, -1, 1, 77);
+    for (int k = 0; k < batch; ++k)
+      for (int i = 0; i < n; ++i) {
+        const size_t at = size_t(k) * stride + i;
+        d[at] = sys[k].d[i];
+        b0[at] = r[size_t(k) * n + i];
+        if (i + 1 < n) dl[at] = sys[k].dl[i], du[at] = sys[k].du[i];
+      }
+    int expected = 0;
+    std::vector<Vec> refs;
+    for (int k = 0; k < batch; ++k) {
+      Vec bk(b0.begin() + size_t(k) * stride, b0.begin() + size_t(k) * stride + n);
+      const int i = dgtsv_reference(sys[k], 1, bk, n);
+      if (i > 0 && expected == 0) expected = k * n + i;
+      refs.push_back(bk);
+    }
+    Mem<double> mdl(dl), md(d), mdu(du), mb(b0);
+    Mem<int> info(std::vector<int>{99});
+    ASSERT_EQ(gpu_gtsv_batch_dev(n, batch, mdl.get(), md.get(), mdu.get(), mb.get(), stride, info.get(), st), 0);
+    EXPECT_EQ(info.host()[0], expected) << n;
+    EXPECT_GT(expected, 0) << "the zoo's singular kind is singular for DGTSV";
+    const Vec x = mb.host();
+    EXPECT_EQ(md.host(), d);
+    for (int k = 0; k < batch; ++k) {
+      for (int i = n; i < stride; ++i) ASSERT_EQ(x[size_t(k) * stride + i], kPad) << "padding, system " << k;
+      if (k == 4 || k == 7) continue;
+      const Vec xk(x.begin() + size_t(k) * stride, x.begin() + size_t(k) * stride + n);
+      const Vec bk(b0.begin() + size_t(k) * stride, b0.begin() + size_t(k) * stride + n);
+      expect_gtsv_solution(sys[k], 1, bk, xk, n, refs[k], "batch n=" + std::to_string(n) + " k=" + std::to_string(k));
     }
   }
 }

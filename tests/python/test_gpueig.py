@@ -358,16 +358,18 @@ class _FakeDlpackCuda:
 def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
-    calls = [lambda g: gpueig.stebz(g, e), lambda g: gpueig.gtsv(e[:3], d, e[:3], g),
-             lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
+    calls = [lambda g: gpueig.stebz(g, e), lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
     for call in calls:
         with pytest.raises(TypeError, match="GPU memory.*host"):
             call(gpu_array())
-    # The LU routines have a device path: it takes CuPy and PyTorch arrays only, all on the GPU.
+    # The LU and tridiagonal solves have a device path: it takes CuPy and PyTorch arrays only, all
+    # on the GPU.
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
         gpueig.gesv(a, gpu_array())
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
         gpueig.getrs((a, np.arange(4)), gpu_array())
+    with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
+        gpueig.gtsv(e[:3], d, e[:3], gpu_array())
     with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
         gpueig.getrf(gpu_array())
 
@@ -421,6 +423,43 @@ def test_lu_on_device_arrays(lib):
         gpueig.getrf(dev(np.eye(3, dtype=np.float32)))
     with pytest.raises(TypeError, match="host array"):
         gpueig.solve(dev(np.eye(2)), np.ones(2))
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_tridiagonal_solves_on_device_arrays(lib):
+    """gtsv, gtsv_batch and solve_banded on CuPy arrays and PyTorch CUDA tensors: the same kind
+    of array back, answers as the host path's (one that needs pivoting included), inputs untouched,
+    singular systems raising as on the host."""
+    dev, host = _device_arrays(lib)
+    for n, nrhs in [(1, 1), (2, 3), (100, 1), (3000, 2)]:
+        dl, du = rng.uniform(-1, 1, max(n - 1, 0)), rng.uniform(-1, 1, max(n - 1, 0))
+        for d in (rng.uniform(3, 4, n), rng.uniform(-1, 1, n)):  # dominant, then pivoting needed
+            b = rng.uniform(-1, 1, (n, nrhs))
+            args = [dev(v) for v in (dl, d, du, b)]
+            x = gpueig.gtsv(*args)
+            assert type(x) is type(args[3]) and tuple(x.shape) == (n, nrhs)
+            assert np.allclose(host(x), gpueig.gtsv(dl, d, du, b), rtol=1e-9, atol=1e-9)
+            x1 = gpueig.gtsv(args[0], args[1], args[2], dev(b[:, 0]))
+            assert tuple(x1.shape) == (n,)
+            assert np.array_equal(host(args[3]), b) and np.array_equal(host(args[1]), d)
+    ab = np.array([[0, -1, -1], [2, 2, 2], [-1, -1, 0]], dtype=float)
+    assert np.allclose(host(gpueig.solve_banded((1, 1), dev(ab), dev(np.ones(3)))), [1.5, 2.0, 1.5])
+    with pytest.raises(np.linalg.LinAlgError):
+        gpueig.solve_banded((1, 1), dev(np.zeros((3, 3))), dev(np.ones(3)))
+    batch, n = 5, 40
+    d = rng.uniform(3, 4, (batch, n))
+    dl, du = rng.uniform(-1, 1, (batch, n - 1)), rng.uniform(-1, 1, (batch, n - 1))
+    b = rng.uniform(-1, 1, (batch, n))
+    x = gpueig.gtsv_batch(dev(dl), dev(d), dev(du), dev(b))
+    assert type(x) is type(dev(b))
+    assert np.allclose(host(x), gpueig.gtsv_batch(dl, d, du, b), rtol=1e-9, atol=1e-12)
+    d[3] = 0.0
+    dl[3] = 0.0
+    with pytest.raises(gpueig.GpueigError) as err:
+        gpueig.gtsv_batch(dev(dl), dev(d), dev(du), dev(b))
+    assert err.value.system == 3
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.gtsv(dev(dl[0].astype(np.float32)), dev(d[0]), dev(du[0]), dev(b[0]))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])

@@ -229,7 +229,11 @@ def stein(d, e, w, iblock, isplit):
 
 def gtsv(dl, d, du, b):
     """Solves tridiag(dl, d, du) x = b (LAPACK dgtsv). b is (n,) or (n, nrhs); returns x, the same
-    shape. dl, d, du and b are not modified."""
+    shape. dl, d, du and b are not modified. CuPy arrays or PyTorch CUDA tensors (all four) are
+    solved in GPU memory (gpu_gtsv_dev) and x comes back as that kind of array."""
+    if any(_on_gpu(v) for v in (dl, d, du, b)):
+        from . import _device
+        return _device.gtsv(dl, d, du, b)
     d = _vector(d, "d")
     n = _order(d.size, "len(d)")
     dl, du = _vector(dl, "dl", max(n - 1, 0)), _vector(du, "du", max(n - 1, 0))
@@ -253,8 +257,12 @@ def gtsv_batch(dl, d, du, b):
 
     Exactly singular systems raise GpueigError with `info` (as documented in gpueig.h), `system`
     (0-based index of the first singular system), `row` (its DGTSV INFO) and `x` (every other
-    system solved).
+    system solved). CuPy arrays or PyTorch CUDA tensors (all four) are solved in GPU memory
+    (gpu_gtsv_batch_dev) and x comes back as that kind of array.
     """
+    if any(_on_gpu(v) for v in (dl, d, du, b)):
+        from . import _device
+        return _device.gtsv_batch(dl, d, du, b)
     d = np.ascontiguousarray(_as_real(d, "d", 2))
     batch, n = _order(d.shape[0], "batch"), _order(d.shape[1], "n")
     x = np.array(_as_real(b, "b", 2), dtype=np.float64, order="C", copy=True)

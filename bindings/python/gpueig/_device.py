@@ -1,6 +1,7 @@
-"""The device path of getrf, getrs and gesv (and of lu_factor, lu_solve and solve over them):
-CuPy arrays and PyTorch CUDA tensors go to the library's device-pointer API (gpu_getrf_dev,
-gpu_getrs_dev, gpu_gesv_dev) on the array library's current stream, and the results come back as
+"""The device path of getrf, getrs, gesv, gtsv and gtsv_batch (and of lu_factor, lu_solve, solve
+and solve_banded over them): CuPy arrays and PyTorch CUDA tensors go to the library's
+device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev, gpu_gtsv_batch_dev)
+on the array library's current stream, and the results come back as
 the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
 path; the inputs are never written. Each call reads the routine's INFO back from the device, so
 it waits for its own work on that stream (not for the whole device)."""
@@ -25,6 +26,16 @@ class _Cupy:
 
     def zeros_int(self, n):
         return self.xp.zeros(max(n, 1), dtype=self.xp.int32)
+
+    def contiguous(self, x):
+        """x as C-contiguous float64 (x itself where it already is: the callers never write it)."""
+        return self.xp.ascontiguousarray(x, dtype=self.xp.float64)
+
+    def c_copy(self, x):
+        return self.xp.array(x, dtype=self.xp.float64, order="C", copy=True)
+
+    def zeros(self, shape):
+        return self.xp.zeros(shape, dtype=self.xp.float64)
 
     @staticmethod
     def ptr(arr):
@@ -63,6 +74,15 @@ class _Torch:
 
     def zeros_int(self, n):
         return self.torch.zeros(max(n, 1), dtype=self.torch.int32, device=self._dev)
+
+    def contiguous(self, x):
+        return x.to(self.torch.float64).contiguous()
+
+    def c_copy(self, x):
+        return x.to(self.torch.float64).clone(memory_format=self.torch.contiguous_format)
+
+    def zeros(self, shape):
+        return self.torch.zeros(shape, dtype=self.torch.float64, device=self._dev)
 
     @staticmethod
     def ptr(arr):
@@ -139,7 +159,7 @@ def check_finite(x, name):
 
 def _call(routine, info, argnames, k, x):
     """The synchronous INFO: ValueError naming a device mismatch where that is the cause."""
-    if info < 0 and info > -1000 and argnames[-info - 1] in ("a", "lu", "b", "ipiv", "info"):
+    if info < 0 and info > -1000 and argnames[-info - 1] in ("a", "lu", "b", "ipiv", "info", "dl", "d", "du"):
         raise ValueError(
             f"{routine}: {argnames[-info - 1]} is not in memory of the library's device (device "
             f"{k.device(x)} given; GPUEIG_DEVICE chooses the library's, default 0)")
@@ -207,3 +227,65 @@ def getrs(lu_and_piv, b, trans=0):
     if k.first(info) == -6:
         raise ValueError(f"piv entries must lie in [0, {n - 1}]")
     return x[:, 0] if vector else x
+
+
+def _real_dev(k, x, name, ndim):
+    if not k.dtype_ok(x):
+        raise TypeError(f"{name} has dtype {x.dtype}: gpueig computes in float64 only")
+    if x.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {tuple(x.shape)}")
+    return k.contiguous(x)
+
+
+def gtsv(dl, d, du, b):
+    k = _kind_of_all((dl, "dl"), (d, "d"), (du, "du"), (b, "b"))
+    d = _real_dev(k, d, "d", 1)
+    n = _api._order(d.shape[0], "len(d)")
+    dl, du = _real_dev(k, dl, "dl", 1), _real_dev(k, du, "du", 1)
+    for name, v in (("dl", dl), ("du", du)):
+        if v.shape[0] != max(n - 1, 0):
+            raise ValueError(f"{name} must have {max(n - 1, 0)} entries, got {v.shape[0]}")
+    x, vector = _rhs(k, b, n)
+    nrhs = _api._order(x.shape[1], "nrhs")
+    info = k.zeros_int(1)
+    pad = k.zeros(1)
+    r = _api._lib().gpu_gtsv_dev(n, nrhs, k.ptr(dl if n > 1 else pad), k.ptr(d if n else pad),
+                                 k.ptr(du if n > 1 else pad), k.ptr(x), max(n, 1), k.ptr(info), k.stream(d))
+    _call("gtsv", r, ["n", "nrhs", "dl", "d", "du", "b", "ldb", "info", "stream"], k, d)
+    i = k.first(info)
+    if i > 0:
+        raise _api.GpueigError("gtsv", i, f"U({i},{i}) is exactly zero: the matrix is singular")
+    return x[:, 0] if vector else x
+
+
+def gtsv_batch(dl, d, du, b):
+    k = _kind_of_all((dl, "dl"), (d, "d"), (du, "du"), (b, "b"))
+    d = _real_dev(k, d, "d", 2)
+    batch, n = _api._order(d.shape[0], "batch"), _api._order(d.shape[1], "n")
+    if not k.dtype_ok(b):
+        raise TypeError(f"b has dtype {b.dtype}: gpueig computes in float64 only")
+    x = k.c_copy(b)
+    if tuple(x.shape) != (batch, n):
+        raise ValueError(f"b must have shape {(batch, n)}, got {tuple(x.shape)}")
+    # One stride for all four arrays: dl and du go into rows of length n.
+    rows = []
+    for name, src in (("dl", dl), ("du", du)):
+        arr = _real_dev(k, src, name, 2)
+        if tuple(arr.shape) != (batch, max(n - 1, 0)):
+            raise ValueError(f"{name} must have shape {(batch, max(n - 1, 0))}, got {tuple(arr.shape)}")
+        row = k.zeros((batch, max(n, 1)))
+        row[:, :max(n - 1, 0)] = arr
+        rows.append(row)
+    if batch == 0 or n == 0:
+        return x
+    info = k.zeros_int(1)
+    r = _api._lib().gpu_gtsv_batch_dev(n, batch, k.ptr(rows[0]), k.ptr(d), k.ptr(rows[1]), k.ptr(x), n,
+                                       k.ptr(info), k.stream(d))
+    _call("gtsv_batch", r, ["n", "batch", "dl", "d", "du", "b", "stride", "info", "stream"], k, d)
+    i = k.first(info)
+    if i > 0:
+        err = _api.GpueigError("gtsv_batch", i, f"system {(i - 1) // n} is exactly singular "
+                                                f"(U({(i - 1) % n + 1},{(i - 1) % n + 1}) = 0)")
+        err.system, err.row, err.x = (i - 1) // n, (i - 1) % n + 1, x
+        raise err
+    return x

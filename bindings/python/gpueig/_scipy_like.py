@@ -219,7 +219,8 @@ def lu_solve(lu_and_piv, b, trans=0, check_finite=True):
 def solve_banded(l_and_u, ab, b, check_finite=True):
     """Solves the banded system a x = b given in LAPACK band storage, as scipy.linalg.solve_banded,
     for the tridiagonal band (l, u) = (1, 1): ab[0, 1:] the superdiagonal, ab[1] the diagonal,
-    ab[2, :-1] the subdiagonal (gpu_gtsv_pcr). b is (n,) or (n, nrhs).
+    ab[2, :-1] the subdiagonal (gpu_gtsv_pcr). b is (n,) or (n, nrhs). ab and b as CuPy arrays or
+    PyTorch CUDA tensors are solved in GPU memory (gpu_gtsv_dev), x the same kind of array.
 
     Example::
 
@@ -236,11 +237,18 @@ def solve_banded(l_and_u, ab, b, check_finite=True):
     """
     if tuple(l_and_u) != (1, 1):
         raise ValueError(f"only the tridiagonal band (l, u) = (1, 1) is implemented, got {tuple(l_and_u)}")
-    band = _api._as_real(ab, "ab", 2)
-    if band.shape[0] != 3:
-        raise ValueError(f"ab must have 3 rows for (1, 1), got shape {band.shape}")
-    _finite(band, "ab", check_finite)
-    _finite(_api._host_array(b, "b"), "b", check_finite)
+    if _api._on_gpu(ab):  # CuPy / PyTorch CUDA: solved in GPU memory (gpu_gtsv_dev)
+        band = ab
+        if band.ndim != 2 or band.shape[0] != 3:
+            raise ValueError(f"ab must have 3 rows for (1, 1), got shape {tuple(band.shape)}")
+        _finite_anywhere(band, "ab", check_finite)
+        _finite_anywhere(b, "b", check_finite)
+    else:
+        band = _api._as_real(ab, "ab", 2)
+        if band.shape[0] != 3:
+            raise ValueError(f"ab must have 3 rows for (1, 1), got shape {band.shape}")
+        _finite(band, "ab", check_finite)
+        _finite(_api._host_array(b, "b"), "b", check_finite)
     try:
         return _api.gtsv(band[2, :-1], band[1], band[0, 1:], b)
     except _api.GpueigError as err:
