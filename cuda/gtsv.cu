@@ -17,6 +17,7 @@
 // met a zero pivot or a non-finite value, is reported to the caller, which re-solves it with
 // partial pivoting (gtsv_pivot, or DGTSV on the host).
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -57,7 +58,8 @@ struct Check {  // per column, accumulated by the tiles of the column
 
 struct Judged {  // the verdict, read back by gtsv_failed
   int count;
-  int pad;
+  unsigned done_blocks;         // resolve_on_device's blocks finished
+  unsigned long long inv_code;  // ~(least singular code) of resolve_on_device, 0: none
   // followed by int64_t list[ncol]
 };
 
@@ -382,9 +384,7 @@ Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
   Check *chk = part<Check>(w, l.checks);
   Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol * copies);
   int64_t *list = reinterpret_cast<int64_t *>(verdict + 1);
-  Status s = check(
-      cudaMemsetAsync(chk, 0, p.ncol * copies * sizeof(Check) + sizeof(Judged), st),
-      "cudaMemsetAsync");
+  Status s = gtsv_clear_verdict(st, p, work);
   if (!s) return s;
   solve_level(st, p, w, l, 0, chk);
   judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, copies, chk,
@@ -493,19 +493,32 @@ __global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count,
 
 // The device-side re-solve (gtsv_resolve_on_device): thread t of `slots` takes the columns
 // t, t + slots, .. of its work list, which is the verdict's list of failed columns, or every
-// column (`every`: always; with a shared matrix: once any column failed). *code receives the
-// least (ms != 0 ? c*n : 0) + INFO over the columns DGTSV finds singular.
-__global__ void resolve_on_device(GtsvColumns p, const Judged *verdict, const int64_t *list, int every,
-                                  double *scratch, int64_t slots, unsigned long long *code) {
+// column (`every`: always; with a shared matrix: once any column failed). The least
+// (ms != 0 ? c*n : 0) + INFO over the columns DGTSV finds singular is kept (inverted, so that the
+// zeroed verdict means none), and the last block to finish writes *info from it.
+__global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t *list, int every,
+                                  double *scratch, int64_t slots, int *info) {
   const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= slots) return;
-  const int failed = verdict ? verdict->count : 0;
+  const int failed = verdict->count;
   const bool all = every || (p.ms == 0 && failed > 0);
   const int64_t count = all ? p.ncol : failed;
-  for (int64_t k = t; k < count; k += slots) {
+  for (int64_t k = t; t < slots && k < count; k += slots) {
     const int64_t c = all ? k : list[k];
-    const int info = resolve_column(p, c, scratch + t * 3 * p.n);
-    if (info > 0) atomicMin(code, static_cast<unsigned long long>((p.ms != 0 ? c * p.n : 0) + info));
+    const int i = resolve_column(p, c, scratch + t * 3 * p.n);
+    if (i > 0) atomicMax(&verdict->inv_code, ~static_cast<unsigned long long>((p.ms != 0 ? c * p.n : 0) + i));
+  }
+  // The last block (threadFenceReduction's pattern): every block's codes are visible to it.
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&verdict->done_blocks, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    const unsigned long long inv = atomicAdd(&verdict->inv_code, 0ull);
+    const unsigned long long code = ~inv;
+    *info = inv == 0 ? 0 : code > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(code);
   }
 }
 
@@ -555,17 +568,17 @@ Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64
 
 size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots) { return size_t(slots) * 3 * n * sizeof(double); }
 
-Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, const void *work, bool every,
-                              double *scratch, int64_t slots, unsigned long long *code) {
-  const Judged *verdict = nullptr;
-  const int64_t *list = nullptr;
-  if (work) {
-    verdict = reinterpret_cast<const Judged *>(static_cast<const Check *>(work) + p.ncol * slots_of(p.n));
-    list = reinterpret_cast<const int64_t *>(verdict + 1);
-  }
-  if (!work && !every) return Status::fail(Status::device_error, "gtsv_resolve_on_device: no verdict");
+Status gtsv_clear_verdict(cudaStream_t st, const GtsvColumns &p, void *work) {
+  return check(cudaMemsetAsync(work, 0, p.ncol * slots_of(p.n) * sizeof(Check) + sizeof(Judged), st),
+               "cudaMemsetAsync");
+}
+
+Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, void *work, bool every, double *scratch,
+                              int64_t slots, int *info) {
+  Judged *verdict = reinterpret_cast<Judged *>(static_cast<Check *>(work) + p.ncol * slots_of(p.n));
+  const int64_t *list = reinterpret_cast<const int64_t *>(verdict + 1);
   resolve_on_device<<<static_cast<unsigned>((slots + 127) / 128), 128, 0, st>>>(p, verdict, list, every ? 1 : 0,
-                                                                               scratch, slots, code);
+                                                                               scratch, slots, info);
   return check_launch("gtsv resolve_on_device");
 }
 

@@ -77,10 +77,12 @@ Status gtsv_pivot(cudaStream_t stream, const GtsvColumns &p, const std::vector<i
 // check of the gtsv_enqueue whose workspace is `work` (every column, if `every`, or if the matrix
 // is shared and any failed: DGTSV's answer for all its right-hand sides) solved again into x by
 // DGTSV's algorithm, `slots` columns at a time (scratch: gtsv_resolve_scratch_bytes(n, slots)).
-// *code (device, set to ~0 by the caller) receives the least (ms != 0 ? c*n : 0) + INFO over the
-// columns c DGTSV finds singular. work may be null with `every`.
+// *info (device) receives the least (ms != 0 ? c*n : 0) + INFO over the columns c DGTSV finds
+// singular (0: none; INT_MAX where it does not fit an int). Without a gtsv_enqueue before it
+// (`every`), `work` (gtsv_workspace_bytes) must be cleared by gtsv_clear_verdict first.
 size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots);
-Status gtsv_resolve_on_device(cudaStream_t stream, const GtsvColumns &p, const void *work, bool every,
-                              double *scratch, int64_t slots, unsigned long long *code);
+Status gtsv_clear_verdict(cudaStream_t stream, const GtsvColumns &p, void *work);
+Status gtsv_resolve_on_device(cudaStream_t stream, const GtsvColumns &p, void *work, bool every,
+                              double *scratch, int64_t slots, int *info);
 
 }  // namespace gpueig::gpu

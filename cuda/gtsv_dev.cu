@@ -5,12 +5,11 @@
 // solve again, and INFO) is decided here on the device, so nothing waits:
 //   1. gtsv_enqueue solves every column into workspace x and judges it;
 //   2. gtsv_resolve_on_device solves the failed columns again by DGTSV's algorithm into x (all
-//      of them for a shared matrix once any failed), keeping the least singular code;
-//   3. x is copied into B (B is read until every column is judged, so X cannot be made in place),
-//      and INFO is written from the code.
+//      of them for a shared matrix once any failed), keeping the least singular code,
+//      and the last of its blocks writes INFO from it;
+//   3. x is copied into B (B is read until every column is judged, so X cannot be made in place).
 // NRHS = 0 (DGTSV's INFO alone) factors the matrix by step 2 on a zero right-hand side.
 #include <algorithm>
-#include <climits>
 
 #include "context.hpp"
 #include "gtsv.hpp"
@@ -20,12 +19,6 @@
 
 namespace gpueig::gpu {
 namespace {
-
-// INFO from the least singular code (~0: none), INT_MAX where it does not fit an int.
-__global__ void info_from_code(const unsigned long long *code, int *info) {
-  const unsigned long long c = *code;
-  *info = c == ~0ull ? 0 : c > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(c);
-}
 
 // Columns the re-solve takes at once: all of them up to tuning::kGtsvResolveBytes of scratch.
 int64_t resolve_slots(int64_t n, int64_t ncol) {
@@ -44,14 +37,12 @@ Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, cons
   const bool factor_only = ncol == 0;  // DGTSV's INFO alone: one zero right-hand side
   const int64_t cols = factor_only ? 1 : ncol, slots = resolve_slots(n, cols);
   WorkspacePlan plan;
-  const size_t o_work = plan.add(factor_only ? 0 : gtsv_workspace_bytes(n, cols, ms == 0));
+  const size_t o_work = plan.add(gtsv_workspace_bytes(n, cols, ms == 0));
   const size_t o_x = plan.add_array<double>(n * cols);
   const size_t o_zero = plan.add_array<double>(factor_only ? n : 0);
   const size_t o_scratch = plan.add(gtsv_resolve_scratch_bytes(n, slots));
-  const size_t o_code = plan.add_array<unsigned long long>(1);
   Workspace ws(st);
   if (!(s = ws.allocate(plan))) return s;
-  unsigned long long *code = ws.at<unsigned long long>(o_code);
   GtsvColumns p;
   p.n = n;
   p.ncol = cols;
@@ -63,22 +54,20 @@ Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, cons
   p.bs = factor_only ? n : ldb;
   p.x = ws.at<double>(o_x);
   p.xs = n;
-  if (!(s = check(cudaMemsetAsync(code, 0xff, sizeof *code, st), "cudaMemsetAsync"))) return s;
+  void *work = ws.at<char>(o_work);
   if (factor_only) {
     s = check(cudaMemsetAsync(ws.at<double>(o_zero), 0, n * sizeof(double), st), "cudaMemsetAsync");
-    if (s) s = gtsv_resolve_on_device(st, p, nullptr, true, ws.at<double>(o_scratch), 1, code);
-  } else {
-    void *work = ws.at<char>(o_work);
-    s = gtsv_enqueue(st, p, work);
-    if (s) s = gtsv_resolve_on_device(st, p, work, false, ws.at<double>(o_scratch), slots, code);
-    if (s)
-      s = check(cudaMemcpy2DAsync(b, ldb * sizeof(double), p.x, n * sizeof(double), n * sizeof(double), cols,
-                                  cudaMemcpyDeviceToDevice, st),
-                "cudaMemcpy2DAsync");
+    if (s) s = gtsv_clear_verdict(st, p, work);
+    if (s) s = gtsv_resolve_on_device(st, p, work, true, ws.at<double>(o_scratch), 1, info);
+    return s;
   }
-  if (!s) return s;
-  info_from_code<<<1, 1, 0, st>>>(code, info);
-  return check_launch("gtsv info_from_code");
+  s = gtsv_enqueue(st, p, work);
+  if (s) s = gtsv_resolve_on_device(st, p, work, false, ws.at<double>(o_scratch), slots, info);
+  if (s)
+    s = check(cudaMemcpy2DAsync(b, ldb * sizeof(double), p.x, n * sizeof(double), n * sizeof(double), cols,
+                                cudaMemcpyDeviceToDevice, st),
+              "cudaMemcpy2DAsync");
+  return s;
 }
 
 }  // namespace gpueig::gpu
