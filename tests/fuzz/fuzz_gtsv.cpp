@@ -2,6 +2,9 @@
 // Properties: INFO is the documented argument check (-1, -2, -7) with nothing written, or DGTSV's
 // INFO exactly (0 .. N, compared with DGTSV itself on copies), or a library code; DL, D and DU are
 // never changed (documented deviation from DGTSV); with INFO = 0 B is finite wherever DGTSV's is.
+// The same input then goes to the device-pointer twin, gpu_gtsv_dev, on the fake device (whose
+// memory is the host's): its checks in order (a NULL INFO is -8) with nothing written, DGTSV's
+// INFO on the device, DL, D, DU and B's padding never written, B untouched for N = 0 or NRHS = 0.
 #include "fuzz_common.hpp"
 
 using namespace fuzz;
@@ -11,49 +14,110 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  Input in(data, size);
-  const char *policy = choose_policy(in);
-  const int n = in.size(), nrhs = in.size(8), ldb = in.ld(n);
+namespace {
 
-  Buf<double> dl("DL", elems_m1(n)), d("D", elems(n)), du("DU", elems_m1(n)),
-      b("B", elems(ldb, nrhs));
-  fill(in, dl), fill(in, d), fill(in, du), fill(in, b);
-  const auto dl0 = dl.snapshot(), d0 = d.snapshot(), du0 = du.snapshot(), b0 = b.snapshot();
+// The input: the sizes and the arrays as generated.
+struct System {
+  int n, nrhs, ldb;
+  std::vector<double> dl, d, du, b;
+};
 
-  int expected = 0;
-  if (n < 0) expected = -1;
-  else if (nrhs < 0) expected = -2;
-  else if (ldb < max1(n)) expected = -7;
-
-  reset_xerbla();
-  const int info = gpu_gtsv_pcr(n, nrhs, dl.data(), d.data(), du.data(), b.data(), ldb);
-  check_no_xerbla("gpu_gtsv_pcr");
-  check_info("gpu_gtsv_pcr", info, expected, 0, n, policy);
-  check_backend("gpu_gtsv_pcr", info, n == 0, policy);
-  dl.check(), d.check(), du.check(), b.check();
-  FUZZ_CHECK(dl.same_as(dl0) && d.same_as(d0) && du.same_as(du0), "gpu_gtsv_pcr changed DL, D or DU (INFO %d)", info);
-  if (expected < 0 || n == 0) {
-    FUZZ_CHECK(b.same_as(b0), "gpu_gtsv_pcr wrote B with INFO %d (n=%d nrhs=%d ldb=%d)", info, n, nrhs, ldb);
-    return 0;
-  }
-  if (info < 0) return 0;  // a library code
-
-  // DGTSV itself on copies: the same INFO (gpueig.h: "INFO i > 0: U(i,i) is exactly zero in
-  // DGTSV's elimination with partial pivoting").
+// DGTSV's INFO on copies of the system (the real LAPACK's).
+int dgtsv_info(const System &s) {
   using dgtsv_t = void (*)(const int *, const int *, double *, double *, double *, double *,
                            const int *, int *);
   static const auto dgtsv = reinterpret_cast<dgtsv_t>(real_lapack("dgtsv_"));
-  Buf<double> rdl("ref DL", dl.size()), rd("ref D", d.size()), rdu("ref DU", du.size()),
-      rb("ref B", nrhs > 0 ? b.size() : elems(n));
-  std::copy(dl0.begin(), dl0.end(), rdl.data());
-  std::copy(d0.begin(), d0.end(), rd.data());
-  std::copy(du0.begin(), du0.end(), rdu.data());
-  std::copy(b0.begin(), b0.end(), rb.data());
-  int rinfo = 0;
-  dgtsv(&n, &nrhs, rdl.data(), rd.data(), rdu.data(), rb.data(), &ldb, &rinfo);
-  FUZZ_CHECK(info == rinfo, "gpu_gtsv_pcr INFO %d, DGTSV's %d (n=%d nrhs=%d policy %s)", info, rinfo,
-             n, nrhs, policy);
-  if (info > 0 && nrhs == 0) FUZZ_CHECK(b.same_as(b0), "gpu_gtsv_pcr wrote B with NRHS = 0");
+  std::vector<double> dl(s.dl), d(s.d), du(s.du), b(s.nrhs > 0 ? s.b : std::vector<double>(elems(s.n)));
+  int info = 0;
+  dgtsv(&s.n, &s.nrhs, dl.data(), d.data(), du.data(), b.data(), &s.ldb, &info);
+  return info;
+}
+
+int checks(const System &s) {
+  if (s.n < 0) return -1;
+  if (s.nrhs < 0) return -2;
+  if (s.ldb < max1(s.n)) return -7;
+  return 0;
+}
+
+// Arrays of the call, guarded, holding the system's values.
+struct Arrays {
+  Buf<double> dl, d, du, b;
+  explicit Arrays(const System &s)
+      : dl("DL", s.dl.size()), d("D", s.d.size()), du("DU", s.du.size()), b("B", s.b.size()) {
+    std::copy(s.dl.begin(), s.dl.end(), dl.data());
+    std::copy(s.d.begin(), s.d.end(), d.data());
+    std::copy(s.du.begin(), s.du.end(), du.data());
+    std::copy(s.b.begin(), s.b.end(), b.data());
+  }
+  void check(const System &s, const char *name) {
+    dl.check(), d.check(), du.check(), b.check();
+    FUZZ_CHECK(dl.same_as(s.dl) && d.same_as(s.d) && du.same_as(s.du), "%s changed DL, D or DU", name);
+  }
+};
+
+void fuzz_host(const System &s, const char *policy) {
+  Arrays x(s);
+  const int expected = checks(s);
+  reset_xerbla();
+  const int info = gpu_gtsv_pcr(s.n, s.nrhs, x.dl.data(), x.d.data(), x.du.data(), x.b.data(), s.ldb);
+  check_no_xerbla("gpu_gtsv_pcr");
+  check_info("gpu_gtsv_pcr", info, expected, 0, s.n, policy);
+  check_backend("gpu_gtsv_pcr", info, s.n == 0, policy);
+  x.check(s, "gpu_gtsv_pcr");
+  if (expected < 0 || s.n == 0) {
+    FUZZ_CHECK(x.b.same_as(s.b), "gpu_gtsv_pcr wrote B with INFO %d (n=%d nrhs=%d ldb=%d)", info, s.n, s.nrhs,
+               s.ldb);
+    return;
+  }
+  if (info < 0) return;  // a library code
+  // gpueig.h: "INFO i > 0: U(i,i) is exactly zero in DGTSV's elimination with partial pivoting".
+  const int rinfo = dgtsv_info(s);
+  FUZZ_CHECK(info == rinfo, "gpu_gtsv_pcr INFO %d, DGTSV's %d (n=%d nrhs=%d policy %s)", info, rinfo, s.n, s.nrhs,
+             policy);
+  if (info > 0 && s.nrhs == 0) FUZZ_CHECK(x.b.same_as(s.b), "gpu_gtsv_pcr wrote B with NRHS = 0");
+}
+
+void fuzz_device(const System &s, bool null_info) {
+  Arrays x(s);
+  Buf<int> dinfo("INFO", 1);
+  dinfo[0] = kUnwritten;
+  const int expected = checks(s) != 0 ? checks(s) : null_info ? -8 : 0;
+  reset_xerbla();
+  const int r = gpu_gtsv_dev(s.n, s.nrhs, x.dl.data(), x.d.data(), x.du.data(), x.b.data(), s.ldb,
+                             null_info ? nullptr : dinfo.data(), nullptr);
+  check_no_xerbla("gpu_gtsv_dev");
+  x.check(s, "gpu_gtsv_dev");
+  dinfo.check();
+  FUZZ_CHECK(r == expected, "gpu_gtsv_dev returned %d, the checks documented in gpueig.h give %d", r, expected);
+  if (expected < 0) {
+    FUZZ_CHECK(x.b.same_as(s.b) && dinfo[0] == kUnwritten, "gpu_gtsv_dev wrote with INFO %d", r);
+    return;
+  }
+  const int info = dinfo[0];
+  if (s.n == 0 || s.nrhs == 0) FUZZ_CHECK(x.b.same_as(s.b), "gpu_gtsv_dev wrote B with N = 0 or NRHS = 0");
+  for (int j = 0; j < s.nrhs; ++j)
+    for (int i = s.n; i < s.ldb; ++i) {
+      const size_t at = size_t(j) * s.ldb + i;
+      FUZZ_CHECK(std::memcmp(&x.b[at], &s.b[at], sizeof(double)) == 0, "gpu_gtsv_dev wrote B(%d,%d) below row N",
+                 i + 1, j + 1);
+    }
+  const int rinfo = s.n == 0 ? 0 : dgtsv_info(s);
+  FUZZ_CHECK(info == rinfo, "gpu_gtsv_dev INFO %d, DGTSV's %d (n=%d nrhs=%d)", info, rinfo, s.n, s.nrhs);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Input in(data, size);
+  const char *policy = choose_policy(in);
+  System s;
+  s.n = in.size(), s.nrhs = in.size(8), s.ldb = in.ld(s.n);
+  Buf<double> dl("DL", elems_m1(s.n)), d("D", elems(s.n)), du("DU", elems_m1(s.n)), b("B", elems(s.ldb, s.nrhs));
+  fill(in, dl), fill(in, d), fill(in, du), fill(in, b);
+  s.dl = dl.snapshot(), s.d = d.snapshot(), s.du = du.snapshot(), s.b = b.snapshot();
+  const bool null_info = in.u8() % 16 == 0;
+  fuzz_host(s, policy);
+  fuzz_device(s, null_info);
   return 0;
 }
