@@ -106,5 +106,9 @@ void bench_toeplitz(cudaStream_t stream, bool quick);
 // The stedc rows (bench/stedc_bench.cu): all eigenpairs of a random tridiagonal by the device's
 // divide and conquer beside LAPACK's DSTEDC and DSTEMR on the CPU.
 void bench_stedc(cudaStream_t stream, bool quick);
+// The stein rows (bench/stedc_bench.cu): gpu_stein's host call (GPU forced) against LAPACK's
+// DSTEIN on the same eigenvalues, all of them (n <= 2048) and the smallest 1%, n = 32 .. 8192:
+// the sweep that sets stein's auto crossover.
+void bench_stein(bool quick);
 
 }  // namespace bench

@@ -13,7 +13,7 @@
 //         LAPACK dstedc and dstemr on the CPU (bench/stedc_bench.cu).
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
 //          [--sytrd-values]
-//          [--toeplitz] [--stedc]
+//          [--toeplitz] [--stedc] [--stein]
 //   (only those rows; --getrf-panel: the getrf panel timings alone; --sytrd-values: sytrd's
 //   device-resident values rows alone, n = 512 .. 8192)
 #include <cuda_runtime.h>
@@ -499,7 +499,7 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false,
-       sytrd_values = false, only_toeplitz = false, only_stedc = false;
+       sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -510,8 +510,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--sytrd-values")) only_sytrd = sytrd_values = true;
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
     else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
+    else if (!std::strcmp(argv[i], "--stein")) only_stein = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein]\n", argv[0]);
       return 2;
     }
   }
@@ -528,6 +529,11 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_stein) {
+    bench::bench_stein(quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
   if (only_stedc) {
     bench::bench_stedc(s, quick);
     print_and_save(json, prop.name, copy, -1);

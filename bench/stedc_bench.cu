@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "gpueig.h"
+#include "lapack_ref.hpp"
 #include "ratios.hpp"
 #include "stedc.hpp"
 
@@ -21,6 +23,8 @@ void dstemr_(const char *jobz, const char *range, const int *n, double *d, doubl
              const double *vl, const double *vu, const int *il, const int *iu, int *m, double *w,
              double *z, const int *ldz, const int *nzc, int *isuppz, int *tryrac, double *work,
              const int *lwork, int *iwork, const int *liwork, int *info, size_t, size_t);
+void dstein_(const int *n, const double *d, const double *e, const int *m, const double *w, const int *iblock,
+             const int *isplit, double *z, const int *ldz, double *work, int *iwork, int *ifail, int *info);
 }
 
 namespace bench {
@@ -109,6 +113,48 @@ void bench_stedc(cudaStream_t stream, bool quick) {
     cudaFree(dd), cudaFree(de), cudaFree(dz), cudaFree(work);
   }
   cublasDestroy(blas);
+}
+
+void bench_stein(bool quick) {
+  std::vector<int> sizes = {32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  if (quick) sizes = {128, 512, 2048};
+  for (int n : sizes) {
+    std::mt19937_64 g(5000 + n);
+    std::uniform_real_distribution<double> u(-1, 1);
+    Vec d(n), e(n - 1);
+    for (auto &x : d) x = u(g);
+    for (auto &x : e) x = u(g);
+    for (const bool all : {true, false}) {
+      if (all && n > 2048) continue;  // DSTEIN chains the whole spectrum: 1.9 s at 4096
+      // The eigenvalues by DSTEBZ (ORDER 'B', as DSTEIN wants them): all, or the smallest 1%.
+      const int il = 1, iu = all ? n : std::max(1, n / 100);
+      const double vl = 0, vu = 0, abstol = 0;
+      int m = 0, nsplit = 0, info = 0;
+      Vec w(n), work(4 * n);
+      std::vector<int> iblock(n), isplit(n), iwork(3 * n);
+      dstebz_("I", "B", &n, &vl, &vu, &il, &iu, &abstol, d.data(), e.data(), &m, &nsplit, w.data(), iblock.data(),
+              isplit.data(), work.data(), iwork.data(), &info, 1, 1);
+      if (info != 0) continue;
+      Vec z(size_t(n) * m), wk(5 * n);
+      std::vector<int> ifail(m), iw(n);
+      gpueig_set_backend("gpu");
+      const double ours = host_ms(3, [] {}, [&] {
+        info = gpu_stein(n, d.data(), e.data(), m, w.data(), iblock.data(), isplit.data(), z.data(), n, ifail.data());
+      });
+      const std::string backend = info == 0 ? gpueig_last_backend() : "FAILED";
+      const double ours_ratio = ratios::tridiagonal_residual(n, d.data(), e.data(), m, w.data(), z.data(), n);
+      gpueig_set_backend("auto");
+      const double theirs = host_ms(all && n >= 1024 ? 0 : 3, [] {}, [&] {
+        dstein_(&n, d.data(), e.data(), &m, w.data(), iblock.data(), isplit.data(), z.data(), &n, wk.data(),
+                iw.data(), ifail.data(), &info);
+      });
+      const double their_ratio = ratios::tridiagonal_residual(n, d.data(), e.data(), m, w.data(), z.data(), n);
+      std::printf("  stein: n=%5d m=%5d  gpu_stein %9.3f ms  DSTEIN %9.3f ms  (GPU / DSTEIN %.2f)\n", n, m, ours,
+                  theirs, ours / theirs);
+      g_rows.push_back({"stein", all ? "random, all vectors" : "random, smallest 1%", "host", n, backend, ours,
+                        "LAPACK dstein", theirs, ours_ratio, their_ratio, 0});
+    }
+  }
 }
 
 }  // namespace bench

@@ -29,7 +29,7 @@ const RoutineInfo kRoutines[] = {
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
     {"gesv", true, tuning::kCrossoverGesv, "n"},
     {"getrs", true, tuning::kCrossoverGetrs, "n"},
-    {"stein", true, tuning::kCrossoverStein, "n"},
+    {"stein", true, tuning::kCrossoverStein, "m"},
     {"syevd", true, tuning::kCrossoverSyevd, "n"},
     {"syevx", true, tuning::kCrossoverSyevx, "n"},
 };

@@ -31,7 +31,7 @@ constexpr Variable kVariables[] = {
     {"GPUEIG_CROSSOVER_GETRS", "an integer >= 0", "auto's crossover for getrs (n)", false},
     {"GPUEIG_CROSSOVER_TOEPLITZ", "an integer >= 0", "auto's crossover for toeplitz (n)", false},
     {"GPUEIG_CROSSOVER_SYEVD", "an integer >= 0", "auto's crossover for syevd (n)", false},
-    {"GPUEIG_CROSSOVER_STEIN", "an integer >= 0", "auto's crossover for stein (n)", false},
+    {"GPUEIG_CROSSOVER_STEIN", "an integer >= 0", "auto's crossover for stein (m, the eigenvectors wanted)", false},
     {"GPUEIG_LAPACK", "a library path", "the LAPACK of the CPU backend and of the shim's forwarding",
      false},
     {"GPUEIG_SHIM", "auto|serve", "LD_PRELOAD shim: serve by auto's crossovers, or serve always",

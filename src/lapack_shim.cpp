@@ -728,7 +728,7 @@ void shim_dstein(const void *caller, const Int *n, const double *d, const double
         const auto name = [] { return name_of<V>("dstein"); };
         const auto what = [&] { return dims({{"n", *n}, {"m", *m}}); };
         const Verdict v =
-            fits_int(*n, *m, *ldz) ? decide(Lib::stein, *n) : forward_because(kTooWide);
+            fits_int(*n, *m, *ldz) ? decide(Lib::stein, *m) : forward_because(kTooWide);
         if (!v.serve) {
           log_forwarded(name, what, v);
           return false;

@@ -95,7 +95,7 @@ extern "C" int gpu_stein(int n, const double *d, const double *e, int m, const d
       d = ds, e = es, w = ws;
     }
     return run_dispatched(
-        call, Routine::stein, n,
+        call, Routine::stein, m,  // the crossover counts eigenvectors (src/tuning.hpp)
         [&](int &info) { return gpu::device().stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail, &info); },
         [&] { return cpu::stein(n, d, e, m, w, iblock, isplit, z, ldz, ifail); });
   });

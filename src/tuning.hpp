@@ -64,9 +64,16 @@ constexpr int64_t kNotTimed = int64_t(1) << 40;
 // / DSYEV 2.45 at 64, 0.46 at 128; 256 serves both. JOBZ 'N' is the reduction's and bisection's
 // work and goes by the reduction's crossover (kCrossoverSytrd).
 constexpr int64_t kCrossoverSyevd = 256;
-// stein (DSTEIN's contract): the GPU method (cuda/stein.cu) passes its tests on the H100 but has
-// not been timed there yet.
-constexpr int64_t kCrossoverStein = kNotTimed;
+// stein (DSTEIN's contract), by M, the eigenvectors wanted: gpu_stein's host call against LAPACK's
+// DSTEIN (OpenBLAS, 16 threads) on a random tridiagonal's eigenvalues from DSTEBZ, H100,
+// 2026-11-26, gpueig_bench --stein. All vectors (M = N): GPU / DSTEIN 0.97 at 32, 0.63 at 64, 0.24
+// at 128, 0.14 at 256 and 512, 0.06 at 1024, 0.03 at 2048 (12.2 vs 351 ms). The smallest 1%: 26.7
+// at N = 32 (M = 1), 6.2 at 256 (M = 2), 1.85 at 512 (M = 5), 0.87 at 1024 (M = 10), 1.21 at 2048
+// (M = 20), 1.46 at 4096 (M = 40), 0.80 at 8192 (M = 81): a few vectors cost the GPU's warps about
+// what they cost one core (each vector's sweeps over the N rows are sequential either way), many
+// are where it gains. So the count is by M, and 64 is the first M measured where the GPU wins in
+// both series.
+constexpr int64_t kCrossoverStein = 64;
 // syevx (a subset: the whole spectrum goes by syevd's crossover; gpu_syevx host call through the
 // shim against OpenBLAS DSYEVX / DSYEVR with 16 threads, the smallest 1% with vectors,
 // tools/shim-bench.sh dsyevx_1pct / dsyevr_1pct, H100, 2026-11-26): GPU / DSYEVX 1.56 at n = 256

@@ -128,17 +128,17 @@ std::vector<Problem> problems() {
                    },
                    {}, 0, 1e-9});
   }
-  for (long n : {30L, 200L}) {  // stein: no GPU method, on the CPU at every size
-    x = crossover("stein");
+  for (long vectors : sizes("stein")) {  // stein: dispatched by M, the eigenvectors wanted
+    const long n = 2 * vectors;
     const zoo::SymTridiagonal t = zoo::symtridiagonal("random", int(n), uint64_t(n) + 9);
     std::vector<double> w(n), work(4 * n);
     std::vector<int> iblock(n), isplit(n), iwork(3 * n);
     int m = 0, nsplit = 0, info = 0;
-    const int nn = int(n), il = 1, iu = int(n) / 4;
+    const int nn = int(n), il = 1, iu = int(vectors);
     const double zero = 0;
     dstebz_("I", "B", &nn, &zero, &zero, &il, &iu, &zero, t.d.data(), t.e.data(), &m, &nsplit,
             w.data(), iblock.data(), isplit.data(), work.data(), iwork.data(), &info, 1, 1);
-    out.push_back({"stein", n, x, [=](Vec *z) {
+    out.push_back({"stein", long(m), x, [=](Vec *z) {
                      z->assign(size_t(n) * m, 0.0);
                      std::vector<int> ifail(m);
                      const int rc = gpu_stein(int(n), t.d.data(), t.e.data(), m, w.data(),
