@@ -32,6 +32,16 @@ namespace {
 
 using Vec = std::vector<double>;
 
+// The symmetric tridiagonal (d, e) with entries uniform in [-1, 1] from `seed`.
+void random_tridiagonal(int n, uint64_t seed, Vec *d, Vec *e) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  d->resize(n);
+  e->resize(n - 1);
+  for (auto &x : *d) x = u(g);
+  for (auto &x : *e) x = u(g);
+}
+
 double lapack_stedc_ms(const Vec &d0, const Vec &e0, int n, Vec *w) {
   Vec d = d0, e = e0, z(size_t(n) * n);
   int lwork = -1, liwork = -1, iq = 0, info = 0;
@@ -76,11 +86,8 @@ void bench_stedc(cudaStream_t stream, bool quick) {
   std::vector<int> sizes = {1024, 4096, 8192};
   if (quick) sizes = {1024, 4096};
   for (int n : sizes) {
-    std::mt19937_64 g(4000 + n);
-    std::uniform_real_distribution<double> u(-1, 1);
-    Vec d0(n), e0(n - 1);
-    for (auto &x : d0) x = u(g);
-    for (auto &x : e0) x = u(g);
+    Vec d0, e0;
+    random_tridiagonal(n, 4000 + n, &d0, &e0);
     double *dd, *de, *dz;
     void *work;
     CUDA_OK(cudaMalloc(&dd, n * sizeof(double)));
@@ -119,11 +126,8 @@ void bench_stein(bool quick) {
   std::vector<int> sizes = {32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
   if (quick) sizes = {128, 512, 2048};
   for (int n : sizes) {
-    std::mt19937_64 g(5000 + n);
-    std::uniform_real_distribution<double> u(-1, 1);
-    Vec d(n), e(n - 1);
-    for (auto &x : d) x = u(g);
-    for (auto &x : e) x = u(g);
+    Vec d, e;
+    random_tridiagonal(n, 5000 + n, &d, &e);
     for (const bool all : {true, false}) {
       if (all && n > 2048) continue;  // DSTEIN chains the whole spectrum: 1.9 s at 4096
       // The eigenvalues by DSTEBZ (ORDER 'B', as DSTEIN wants them): all, or the smallest 1%.
