@@ -373,6 +373,13 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout
 
 }  // namespace
 
+// The workspace begins with the columns' Check copies (layout's first part), then the verdict,
+// then the verdict's list of failed columns.
+Judged *verdict_of(const GtsvColumns &p, void *work) {
+  return reinterpret_cast<Judged *>(static_cast<Check *>(work) + p.ncol * slots_of(p.n));
+}
+int64_t *failed_list(Judged *verdict) { return reinterpret_cast<int64_t *>(verdict + 1); }
+
 size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
   return layout(n, ncol, shared_matrix).bytes;
 }
@@ -382,21 +389,19 @@ Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
   const Layout l = layout(p.n, p.ncol, p.ms == 0);
   const int64_t copies = slots_of(p.n);
   Check *chk = part<Check>(w, l.checks);
-  Judged *verdict = reinterpret_cast<Judged *>(chk + p.ncol * copies);
-  int64_t *list = reinterpret_cast<int64_t *>(verdict + 1);
+  Judged *verdict = verdict_of(p, work);
   Status s = gtsv_clear_verdict(st, p, work);
   if (!s) return s;
   solve_level(st, p, w, l, 0, chk);
   judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, copies, chk,
-                                                                     verdict, list);
+                                                                     verdict, failed_list(verdict));
   return check_launch("gtsv kernels");
 }
 
 Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
                    std::vector<int64_t> *failed) {
-  const Check *chk = static_cast<const Check *>(work);
-  const Judged *verdict = reinterpret_cast<const Judged *>(chk + p.ncol * slots_of(p.n));
-  const int64_t *list = reinterpret_cast<const int64_t *>(verdict + 1);
+  Judged *verdict = verdict_of(p, work);
+  const int64_t *list = failed_list(verdict);
   Judged v{};
   Status s = check(cudaMemcpyAsync(&v, verdict, sizeof v, cudaMemcpyDeviceToHost, st),
                    "cudaMemcpyAsync");
@@ -575,9 +580,8 @@ Status gtsv_clear_verdict(cudaStream_t st, const GtsvColumns &p, void *work) {
 
 Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, void *work, bool every, double *scratch,
                               int64_t slots, int *info) {
-  Judged *verdict = reinterpret_cast<Judged *>(static_cast<Check *>(work) + p.ncol * slots_of(p.n));
-  const int64_t *list = reinterpret_cast<const int64_t *>(verdict + 1);
-  resolve_on_device<<<static_cast<unsigned>((slots + 127) / 128), 128, 0, st>>>(p, verdict, list, every ? 1 : 0,
+  Judged *verdict = verdict_of(p, work);
+  resolve_on_device<<<static_cast<unsigned>((slots + 127) / 128), 128, 0, st>>>(p, verdict, failed_list(verdict), every ? 1 : 0,
                                                                                scratch, slots, info);
   return check_launch("gtsv resolve_on_device");
 }

@@ -4,7 +4,8 @@
 // never changed (documented deviation from DGTSV); with INFO = 0 B is finite wherever DGTSV's is.
 // The same input then goes to the device-pointer twin, gpu_gtsv_dev, on the fake device (whose
 // memory is the host's): its checks in order (a NULL INFO is -8) with nothing written, DGTSV's
-// INFO on the device, DL, D, DU and B's padding never written, B untouched for N = 0 or NRHS = 0.
+// INFO on the device, DL, D, DU and B's padding never written, B untouched for N = 0 or NRHS = 0,
+// and with INFO = 0 B finite wherever DGTSV's is.
 #include "fuzz_common.hpp"
 
 using namespace fuzz;
@@ -22,15 +23,27 @@ struct System {
   std::vector<double> dl, d, du, b;
 };
 
-// DGTSV's INFO on copies of the system (the real LAPACK's).
-int dgtsv_info(const System &s) {
+// DGTSV's INFO on copies of the system (the real LAPACK's), and its B in *x if asked.
+int dgtsv_info(const System &s, std::vector<double> *x = nullptr) {
   using dgtsv_t = void (*)(const int *, const int *, double *, double *, double *, double *,
                            const int *, int *);
   static const auto dgtsv = reinterpret_cast<dgtsv_t>(real_lapack("dgtsv_"));
   std::vector<double> dl(s.dl), d(s.d), du(s.du), b(s.nrhs > 0 ? s.b : std::vector<double>(elems(s.n)));
   int info = 0;
   dgtsv(&s.n, &s.nrhs, dl.data(), d.data(), du.data(), b.data(), &s.ldb, &info);
+  if (x) *x = std::move(b);
   return info;
+}
+
+// With INFO = 0, B(i, j) is finite wherever DGTSV's is (rows 1 .. N of every column).
+void check_finite_where_dgtsv_is(const System &s, const double *b, const std::vector<double> &ref,
+                                 const char *name) {
+  for (int j = 0; j < s.nrhs; ++j)
+    for (int i = 0; i < s.n; ++i) {
+      const size_t at = size_t(j) * s.ldb + i;
+      FUZZ_CHECK(!std::isfinite(ref[at]) || std::isfinite(b[at]), "%s: B(%d,%d) = %g where DGTSV's is %g", name,
+                 i + 1, j + 1, b[at], ref[at]);
+    }
 }
 
 int checks(const System &s) {
@@ -72,10 +85,12 @@ void fuzz_host(const System &s, const char *policy) {
   }
   if (info < 0) return;  // a library code
   // gpueig.h: "INFO i > 0: U(i,i) is exactly zero in DGTSV's elimination with partial pivoting".
-  const int rinfo = dgtsv_info(s);
+  std::vector<double> ref;
+  const int rinfo = dgtsv_info(s, &ref);
   FUZZ_CHECK(info == rinfo, "gpu_gtsv_pcr INFO %d, DGTSV's %d (n=%d nrhs=%d policy %s)", info, rinfo, s.n, s.nrhs,
              policy);
   if (info > 0 && s.nrhs == 0) FUZZ_CHECK(x.b.same_as(s.b), "gpu_gtsv_pcr wrote B with NRHS = 0");
+  if (info == 0) check_finite_where_dgtsv_is(s, x.b.data(), ref, "gpu_gtsv_pcr");
 }
 
 void fuzz_device(const System &s, bool null_info) {
@@ -102,8 +117,10 @@ void fuzz_device(const System &s, bool null_info) {
       FUZZ_CHECK(std::memcmp(&x.b[at], &s.b[at], sizeof(double)) == 0, "gpu_gtsv_dev wrote B(%d,%d) below row N",
                  i + 1, j + 1);
     }
-  const int rinfo = s.n == 0 ? 0 : dgtsv_info(s);
+  std::vector<double> ref;
+  const int rinfo = s.n == 0 ? 0 : dgtsv_info(s, &ref);
   FUZZ_CHECK(info == rinfo, "gpu_gtsv_dev INFO %d, DGTSV's %d (n=%d nrhs=%d)", info, rinfo, s.n, s.nrhs);
+  if (info == 0 && s.n > 0) check_finite_where_dgtsv_is(s, x.b.data(), ref, "gpu_gtsv_dev");
 }
 
 }  // namespace
