@@ -6,8 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <thread>
 #include <vector>
+
+#include "host_parts.hpp"
 
 namespace gpueig::scaling {
 
@@ -55,24 +56,9 @@ inline double column_max(char uplo, int n, const double *a, int64_t lda, int fir
 // of 5) one running max over the lower triangle took 166 ms at n = 8192 and 41 ms at 4096, this
 // 9.3 and 2.5 ms: served dsyevd_ went from 481 to 419 ms at 8192 (cuSOLVER way 660 ms).
 inline double triangle_max(char uplo, int n, const double *a, int64_t lda) {
-  const int64_t entries = int64_t(n) * (n + 1) / 2;
-  const int parts = entries < (int64_t(1) << 20)
-                        ? 1
-                        : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  const int parts = host_parts(int64_t(n) * (n + 1) / 2, int64_t(1) << 20);
   std::vector<double> part_max(parts, 0.0);
-  std::vector<std::thread> threads;
-  int started = 1;  // part 0 is this thread's
-  try {
-    threads.reserve(parts);  // (a reallocation must not throw with a thread started)
-    for (; started < parts; ++started)
-      threads.emplace_back([&, started] {
-        part_max[started] = column_max(uplo, n, a, lda, started, parts);
-      });
-  } catch (...) {  // fewer threads: this thread takes the parts that found none
-  }
-  for (int p = started; p < parts; ++p) part_max[p] = column_max(uplo, n, a, lda, p, parts);
-  part_max[0] = column_max(uplo, n, a, lda, 0, parts);
-  for (auto &t : threads) t.join();
+  run_parts(parts, [&](int p) { part_max[p] = column_max(uplo, n, a, lda, p, parts); });
   double anorm = 0;
   for (double m : part_max) {
     if (m != m) return m;

@@ -31,6 +31,7 @@
 #include "env.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
+#include "host_parts.hpp"
 #include "lapack.hpp"
 #include "scaling.hpp"
 #include "lapack_workspace.hpp"
@@ -41,29 +42,38 @@ namespace {
 
 struct Half {
   int64_t size = 0;
-  std::vector<double> h;  // size x size, column-major, full symmetric
+  HostArray h;            // size x size, column-major, full symmetric
   std::vector<double> w;  // eigenvalues found
-  std::vector<double> z;  // size x m eigenvectors (JOBZ = 'V')
+  HostArray z;            // size x m eigenvectors (JOBZ = 'V')
   int m = 0;
 };
 
-// The symmetric (sign = +1) or skew-symmetric (sign = -1) half block.
+// The symmetric (sign = +1) or skew-symmetric (sign = -1) half block, every entry written, its
+// columns shared out over threads from 2^20 entries on (memory-bound; the H100 machine's CPU,
+// 2026-11-27: 100 ms for each half of n = 8192 on one thread, a quarter of gpu_toeplitz_eig's
+// time with vectors).
 void build_half(int64_t n, const double *t, int sign, Half &hb) {
   const int64_t k = n / 2;
   const bool middle = (sign > 0) && (n % 2 == 1);
-  hb.size = k + (middle ? 1 : 0);
-  hb.h.assign(hb.size * hb.size, 0.0);
-  for (int64_t j = 0; j < k; ++j)
-    for (int64_t i = 0; i < k; ++i)
-      hb.h[i + j * hb.size] = t[i > j ? i - j : j - i] + sign * t[n - 1 - i - j];
-  if (middle) {
-    const double r2 = std::sqrt(2.0);
-    for (int64_t i = 0; i < k; ++i) {
-      hb.h[i + k * hb.size] = r2 * t[k - i];
-      hb.h[k + i * hb.size] = r2 * t[k - i];
+  const int64_t size = k + (middle ? 1 : 0);
+  const double r2 = std::sqrt(2.0);
+  hb.size = size;
+  hb.h.resize(size * size);
+  double *h = hb.h.data();
+  auto columns = [&](int64_t j0, int64_t j1) {
+    for (int64_t j = j0; j < j1; ++j) {
+      double *col = h + j * size;
+      if (j < k) {
+        for (int64_t i = 0; i < k; ++i) col[i] = t[i > j ? i - j : j - i] + sign * t[n - 1 - i - j];
+        if (middle) col[k] = r2 * t[k - j];
+      } else {  // the middle column (n odd, symmetric half)
+        for (int64_t i = 0; i < k; ++i) col[i] = r2 * t[k - i];
+        col[k] = t[0];
+      }
     }
-    hb.h[k + k * hb.size] = t[0];
-  }
+  };
+  const int parts = host_parts(size * size, int64_t(1) << 20);
+  run_parts(parts, [&](int p) { columns(size * p / parts, size * (p + 1) / parts); });
 }
 
 // An inner LAPACK call that rejects its arguments is a defect of this library, never the caller's
@@ -286,25 +296,13 @@ int merge_vectors(char range, int n, const Half halves[2], int il, int iu, int *
   // The lift writes M columns of N: memory-bound, so shared out over up to 8 threads from 2^22
   // entries on (n = 8192, all: about 100 ms on one thread of the H100 machine's CPU); on one
   // thread where none can be had.
-  auto lift = [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i)
+  const size_t count = last - first;
+  const int parts = host_parts(int64_t(count) * n, int64_t(1) << 22);
+  run_parts(parts, [&](int p) {
+    for (size_t i = first + count * p / parts; i < first + count * (p + 1) / parts; ++i)
       lift_vector(n, signs[all[i].half], halves[all[i].half], all[i].col,
                   z + static_cast<int64_t>(i - first) * ldz);
-  };
-  const size_t count = last - first;
-  const size_t parts = int64_t(count) * n >= (int64_t(1) << 22) ? 8 : 1;
-  std::vector<std::thread> workers;
-  size_t done = first;
-  for (size_t k = 1; k < parts; ++k) {
-    const size_t from = first + count * k / parts, to = first + count * (k + 1) / parts;
-    try {
-      workers.emplace_back(lift, from, to);
-    } catch (...) {
-      lift(from, to);
-    }
-  }
-  lift(done, first + count / parts);
-  for (std::thread &t : workers) t.join();
+  });
   return 0;
 }
 
