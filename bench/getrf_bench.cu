@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -26,33 +28,10 @@ namespace {
 
 double gflops(int64_t n, double ms) { return 2.0 / 3.0 * double(n) * n * n / (ms * 1e6); }
 
-// The probe ratio above, from the original a and the factors lu (both n x n, leading dimension n).
-double probe_ratio(int64_t n, const std::vector<double> &a, const std::vector<double> &lu,
+// The probe ratio above for the m x n matrix a (leading dimension m) and its factors.
+double probe_ratio(int64_t m, int64_t n, const std::vector<double> &a, const std::vector<double> &lu,
                    const std::vector<int> &ipiv) {
-  const std::vector<double> x = zoo::uniform(n, -1, 1, 99);
-  std::vector<double> ax(n, 0.0), ux(n, 0.0), lux(n, 0.0);
-  double anorm = 0, xnorm = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    double col = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      ax[i] += a[i + j * n] * x[j];
-      col += std::fabs(a[i + j * n]);
-    }
-    anorm = std::max(anorm, col);
-    xnorm += std::fabs(x[j]);
-    for (int64_t i = 0; i <= j; ++i) ux[i] += lu[i + j * n] * x[j];
-  }
-  for (int64_t j = 0; j < n; ++j) {
-    lux[j] += ux[j];
-    for (int64_t i = j + 1; i < n; ++i) lux[i] += lu[i + j * n] * ux[j];
-  }
-  for (int64_t k = 0; k < n; ++k) {  // P A x
-    if (ipiv[k] < k + 1 || ipiv[k] > n) return INFINITY;  // not a valid pivot sequence
-    std::swap(ax[k], ax[ipiv[k] - 1]);
-  }
-  double r = 0;
-  for (int64_t i = 0; i < n; ++i) r += std::fabs(ax[i] - lux[i]);
-  return r / (double(n) * anorm * xnorm * ratios::kEps);
+  return ratios::getrf_probe_residual(m, n, a.data(), m, lu.data(), m, ipiv.data());
 }
 
 struct Gpu {
@@ -125,7 +104,7 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
     host_a.resize(count);
     CUDA_OK(cudaMemcpy(host_a.data(), d.a0, count * sizeof(double), cudaMemcpyDeviceToHost));
     factors(lu, p);
-    ours_acc = probe_ratio(n, host_a, lu, p);
+    ours_acc = probe_ratio(n, n, host_a, lu, p);
   }
   int lwork = 0;
   SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(n), int(n), a, int(n), &lwork));
@@ -136,7 +115,7 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   });
   if (accuracy) {
     factors(lu, p);
-    their_acc = probe_ratio(n, host_a, lu, p);
+    their_acc = probe_ratio(n, n, host_a, lu, p);
   }
   Row r{"getrf", "random, square", "device", n, backend, ours, "cuSOLVER dgetrf", theirs,
         ours_acc, their_acc, 0};
@@ -197,7 +176,7 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
     backend = gpueig_last_backend();
   });
   gpueig_set_backend("auto");
-  const double ours_acc = probe_ratio(n, a0, a, ipiv);
+  const double ours_acc = probe_ratio(n, n, a0, a, ipiv);
   // The plain way: device buffers allocated once (not timed), pageable copies, cuSOLVER.
   double *d;
   int *dpiv, *dinfo;
@@ -214,7 +193,7 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
     CUDA_OK(cudaMemcpy(a.data(), d, count * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(ipiv.data(), dpiv, n * sizeof(int), cudaMemcpyDeviceToHost));
   });
-  const double plain_acc = probe_ratio(n, a0, a, ipiv);
+  const double plain_acc = probe_ratio(n, n, a0, a, ipiv);
   Row r{"getrf", "random, square", "host", n, backend, ours,
         "pageable upload + cuSOLVER + download", plain, ours_acc, plain_acc, 0};
   r.ours_gflops = gflops(n, ours);
@@ -225,7 +204,7 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   int info = 0;
   const double blas = host_ms(0, [&] { a = a0; }, [&] { dgetrf_(&n, &n, a.data(), &n, ipiv.data(), &info); });
   Row o{"getrf", "random, square", "host", n, backend, ours, "OpenBLAS dgetrf", blas, ours_acc,
-        probe_ratio(n, a0, a, ipiv), 0};
+        probe_ratio(n, n, a0, a, ipiv), 0};
   o.ours_gflops = gflops(n, ours);
   o.anchor_gflops = gflops(n, blas);
   g_rows.push_back(o);
@@ -246,17 +225,153 @@ void crossover_sweep() {
   }
 }
 
+// Floating-point operations of an m x n LU (multiply and add counted apart; 2/3 n^3 when square).
+double lu_flops(int64_t m, int64_t n) {
+  const double k = double(std::min(m, n));
+  return 2.0 * (double(m) * n * k - (double(m) + n) * k * k / 2 + k * k * k / 3);
+}
+
+// Tall and skinny shapes (issue 22): device-resident ours and cuSOLVER dgetrf on the same matrix,
+// runs interleaved (each from a pristine copy), medians; then the host call (GPU forced) against
+// OpenBLAS dgetrf, which decides where auto sends such shapes.
+void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
+  const size_t count = size_t(m) * n;
+  double *a0, *a, *work;
+  int *ipiv, *flags;
+  void *scratch;
+  CUDA_OK(cudaMalloc(&a0, count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&a, count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&ipiv, n * sizeof(int)));
+  CUDA_OK(cudaMalloc(&flags, 4 * sizeof(int)));
+  CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
+  fill_random(g.st, a0, int64_t(count), 17);
+  int lwork = 0;
+  SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(m), int(n), a, int(m), &lwork));
+  CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
+  cudaEvent_t e0, e1;
+  CUDA_OK(cudaEventCreate(&e0));
+  CUDA_OK(cudaEventCreate(&e1));
+  auto timed = [&](const std::function<void()> &run) {
+    CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+    CUDA_OK(cudaEventRecord(e0, g.st));
+    run();
+    CUDA_OK(cudaEventRecord(e1, g.st));
+    CUDA_OK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+    return double(ms);
+  };
+  std::string backend = "gpu";
+  auto ours = [&] {
+    const gpueig::gpu::Status s =
+        gpueig::gpu::getrf_device(g.blas, g.st, m, n, a, m, ipiv, flags, flags + 1, scratch);
+    if (!s) backend = "FAILED: " + s.reason;
+  };
+  auto theirs = [&] { SOLVER_OK(cusolverDnDgetrf(g.solver, int(m), int(n), a, int(m), work, ipiv, flags + 2)); };
+  std::vector<double> t_ours, t_theirs;
+  for (int r = 0; r <= reps; ++r) {  // run 0 is the warm-up
+    const double x = timed(ours), y = timed(theirs);
+    if (r > 0) {
+      t_ours.push_back(x);
+      t_theirs.push_back(y);
+    }
+  }
+  std::vector<double> host_a(count), lu(count);
+  std::vector<int> p(n);
+  CUDA_OK(cudaMemcpy(host_a.data(), a0, count * sizeof(double), cudaMemcpyDeviceToHost));
+  auto accuracy = [&](const std::function<void()> &run) {
+    timed(run);
+    CUDA_OK(cudaMemcpy(lu.data(), a, count * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(p.data(), ipiv, n * sizeof(int), cudaMemcpyDeviceToHost));
+    return probe_ratio(m, n, host_a, lu, p);
+  };
+  const double acc_ours = accuracy(ours), acc_theirs = accuracy(theirs);
+  const std::string problem = "random, " + std::to_string(m) + " x " + std::to_string(n);
+  Row r{"getrf", problem, "device", n, backend, median(t_ours), "cuSOLVER dgetrf",
+        median(t_theirs), acc_ours, acc_theirs, 0};
+  r.ours_gflops = lu_flops(m, n) / (r.ours_ms * 1e6);
+  r.anchor_gflops = lu_flops(m, n) / (r.anchor_ms * 1e6);
+  g_rows.push_back(r);
+  std::printf("  getrf tall: %lld x %lld  ours %9.3f ms (%7.0f GFLOP/s)  cuSOLVER %9.3f ms  ratio %.3f  runs:",
+              (long long)m, (long long)n, r.ours_ms, r.ours_gflops, r.anchor_ms, r.anchor_ms / r.ours_ms);
+  for (size_t i = 0; i < t_ours.size(); ++i) std::printf(" %.3f/%.3f", t_ours[i], t_theirs[i]);
+  std::printf("  acc %.3g / %.3g\n", acc_ours, acc_theirs);
+  for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch, (void *)work}) cudaFree(q);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  // Host call (GPU forced) against OpenBLAS dgetrf, interleaved.
+  std::vector<double> h(count);
+  std::vector<int> hp(n);
+  int mm = int(m), nn = int(n), info = 0;
+  std::string hbackend;
+  std::vector<double> h_ours, h_blas;
+  for (int r2 = 0; r2 <= std::min(reps, 3); ++r2) {
+    gpueig_set_backend("gpu");
+    const double x = host_ms(0, [&] { h = host_a; }, [&] {
+      gpu_getrf_crout(mm, nn, h.data(), mm, hp.data());
+      hbackend = gpueig_last_backend();
+    });
+    gpueig_set_backend("auto");
+    const double y = host_ms(0, [&] { h = host_a; }, [&] { dgetrf_(&mm, &nn, h.data(), &mm, hp.data(), &info); });
+    if (r2 > 0) {
+      h_ours.push_back(x);
+      h_blas.push_back(y);
+    }
+  }
+  Row o{"getrf", problem, "host", n, hbackend, median(h_ours), "OpenBLAS dgetrf", median(h_blas), -1, -1, 0};
+  o.ours_gflops = lu_flops(m, n) / (o.ours_ms * 1e6);
+  o.anchor_gflops = lu_flops(m, n) / (o.anchor_ms * 1e6);
+  g_rows.push_back(o);
+  std::printf("  getrf tall host call: %lld x %lld  ours (%s) %9.3f ms  OpenBLAS %9.3f ms\n", (long long)m,
+              (long long)n, hbackend.c_str(), o.ours_ms, o.anchor_ms);
+}
+
+// Host call, GPU forced vs OpenBLAS dgetrf, narrow shapes (tall and wide): where auto should
+// send a matrix that min(m, n) alone calls small.
+void shape_sweep() {
+  for (auto [m, n] : std::initializer_list<std::pair<int, int>>{
+           {16384, 4}, {16384, 16}, {16384, 64}, {65536, 4}, {65536, 8}, {65536, 16},
+           {65536, 32}, {262144, 4}, {262144, 8}, {262144, 16}, {262144, 32}, {1048576, 4},
+           {1048576, 8}, {1048576, 16}, {4096, 32}, {4096, 64}, {2048, 96}, {16, 65536},
+           {64, 65536}}) {  // (not 32 x 131072 or wider: the GPU machine's OpenBLAS DGETRF crashes there)
+    const std::vector<double> a0 = zoo::uniform(size_t(m) * n, -1, 1, 3);
+    std::vector<double> a;
+    std::vector<int> ipiv(std::min(m, n));
+    int info = 0, mm = m, nn = n;
+    std::vector<double> tg, tc;
+    for (int r = 0; r < 4; ++r) {  // interleaved; the first pair is the warm-up
+      gpueig_set_backend("gpu");
+      const double g = host_ms(0, [&] { a = a0; }, [&] { gpu_getrf_crout(mm, nn, a.data(), mm, ipiv.data()); });
+      gpueig_set_backend("auto");
+      const double c = host_ms(0, [&] { a = a0; }, [&] { dgetrf_(&mm, &nn, a.data(), &mm, ipiv.data(), &info); });
+      if (r > 0) {
+        tg.push_back(g);
+        tc.push_back(c);
+      }
+    }
+    std::printf("  getrf shape sweep: %7d x %6d  gpu host call %9.3f ms  dgetrf %9.3f ms  (%.2f)\n", m, n,
+                median(tg), median(tc), median(tg) / median(tc));
+  }
+}
+
 }  // namespace
 
-void bench_getrf(cudaStream_t st, bool quick, bool panel_only) {
+void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only) {
   Gpu g{st, nullptr, nullptr};
   if (cublasCreate(&g.blas) != CUBLAS_STATUS_SUCCESS) std::exit(2);
   cublasSetStream(g.blas, st);
   SOLVER_OK(cusolverDnCreate(&g.solver));
   SOLVER_OK(cusolverDnSetStream(g.solver, st));
   std::printf("getrf:\n");
-  panel_probe(g);
-  if (!panel_only) {
+  if (tall_only) {
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{1 << 20, 32}, {1 << 20, 256}, {65536, 2048},
+                        {1 << 18, 64}, {1 << 16, 128}})
+      tall_rows(g, m, n, 5);
+    shape_sweep();
+  } else {
+    panel_probe(g);
+  }
+  if (!panel_only && !tall_only) {
     crossover_sweep();
     block_sweep(g, 16384);
     if (!quick) block_sweep(g, 8192);

@@ -11,7 +11,7 @@
 //         dsyevd (bench/toeplitz_bench.cu).
 //   stedc: all eigenpairs of a random tridiagonal by the device's divide and conquer beside
 //         LAPACK dstedc and dstemr on the CPU (bench/stedc_bench.cu).
-//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd]
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd]
 //          [--sytrd-values]
 //          [--toeplitz] [--stedc] [--stein]
 //   (only those rows; --getrf-panel: the getrf panel timings alone; --sytrd-values: sytrd's
@@ -498,7 +498,7 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, only_sytrd = false,
+  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, only_sytrd = false,
        sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
@@ -506,13 +506,14 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--gtsv")) only_gtsv = true;
     else if (!std::strcmp(argv[i], "--getrf")) only_getrf = true;
     else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
+    else if (!std::strcmp(argv[i], "--getrf-tall")) only_getrf = tall_only = true;
     else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
     else if (!std::strcmp(argv[i], "--sytrd-values")) only_sytrd = sytrd_values = true;
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
     else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
     else if (!std::strcmp(argv[i], "--stein")) only_stein = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein]\n", argv[0]);
       return 2;
     }
   }
@@ -550,7 +551,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (only_getrf) {
-    bench::bench_getrf(s, quick, panel_only);
+    bench::bench_getrf(s, quick, panel_only, tall_only);
     print_and_save(json, prop.name, copy, -1);
     return 0;
   }

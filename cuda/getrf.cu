@@ -20,6 +20,11 @@
 // latency of one warp's instructions and two L2 trips, so the reductions on that path use the
 // hardware warp reductions and the update is split over several threads per row.
 //
+// A sub-panel too tall for registers (more than 262144 rows: 2^20 rows of 4 columns fill an
+// H100's register file) is factored by stream_panel_kernel instead: kStreamW columns, the rows
+// left in memory (L2 holds them), one pass over the rows per column, the same exchange and
+// rounding.
+//
 // Pivot choice is DGETF2's: the first entry of largest magnitude; a zero pivot is recorded in
 // INFO (the first one) and its column left unscaled, and the factorization goes on. A NaN never
 // wins the pivot search, so the host wrapper sends matrices with non-finite entries to LAPACK
@@ -32,6 +37,7 @@
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "env.hpp"
 #include "getrf.hpp"
 #include "cublas_loader.hpp"
 
@@ -42,6 +48,9 @@ constexpr int kMaxThreads = 512;  // threads per block of the panel kernel, at m
 constexpr int kBaseW = 64;        // widest sub-panel the panel kernel takes
 constexpr int kMinW = 4;          // narrowest kernel width (narrower sub-panels are padded)
 constexpr int kMaxRows = 4;       // rows a thread of the panel kernel holds, at most
+// Width of the streaming kernel's sub-panels, for panels too tall for registers: 2^20 rows x 4
+// columns (32 MB) stay in the H100's 50 MB L2 while they are factored.
+constexpr int kStreamW = 4;
 // A thread of the panel kernel holds up to kColsPerThread columns of a row: several threads
 // share a row, so that a column costs each thread a few instructions and an SM has enough
 // warps to hide their latency.
@@ -160,6 +169,76 @@ __device__ __forceinline__ double pick(const double (&r)[N], int k) {
   return x;
 }
 
+// The block's best candidate (as `offer` orders them), in every thread: a warp reduction, then
+// one over the warps' results by shuffles. Ends with every thread past a barrier.
+__device__ __forceinline__ void block_best(double &best, long long &bi, double *s_val,
+                                           long long *s_idx) {
+  const int lane = threadIdx.x % 32, wid = threadIdx.x / 32, warps = blockDim.x / 32;
+  warp_best(best, bi);
+  if (lane == 0) {
+    s_val[wid] = best;
+    s_idx[wid] = bi;
+  }
+  __syncthreads();
+  best = lane < warps ? s_val[lane] : -1.0;
+  bi = lane < warps ? s_idx[lane] : LLONG_MAX;
+  warp_best(best, bi);
+}
+
+// Warp 0 of every block, column k: waits for all blocks' offers, picks the winner (the same data
+// and order in every block, so every block picks the same row), then reads its row (urow) and
+// row k (krow) of W entries into shared memory; *s_p = the pivot row. Two trips to L2.
+template <int W>
+__device__ __forceinline__ void take_pivot(const PanelArgs &P, int k, int par,
+                                           unsigned long long tag, double *urow, double *krow,
+                                           long long *s_p) {
+  const int lane = threadIdx.x % 32, nblk = gridDim.x;
+  const long long kNone = LLONG_MAX;
+  double bv = -1.0;  // the winning block's |value| and number
+  long long bp = kNone;
+  constexpr int kPer = kMaxBlocks / 32;  // offers a lane waits for
+  const Tagged *from[kPer];
+  double v[kPer];
+  unsigned want = 0;
+#pragma unroll
+  for (int j = 0; j < kPer; ++j) {
+    from[j] = &P.s->offer[par][lane + 32 * j];
+    if (lane + 32 * j < nblk) want |= 1u << j;
+  }
+  await_all(from, want, tag, v);
+#pragma unroll
+  for (int j = 0; j < kPer; ++j)
+    if (lane + 32 * j < nblk && v[j] >= 0.0) offer(v[j], lane + 32 * j, bv, bp);
+  warp_best(bv, bp);  // bp: the winning block
+  // Its row and index, and row k, in one trip. No candidate anywhere (only NaN on and below the
+  // diagonal): row k stays, as IDAMAX's would not; the caller sends such matrices to LAPACK anyway.
+  const Tagged *win = P.s->cand[par][bp == kNone ? 0 : bp];
+  const int e0 = lane, e1 = lane + 32;
+  const Tagged *row_from[5] = {&P.s->rowk[par][e0], &P.s->rowk[par][e1 % kBaseW], win + e0,
+                               win + e1 % kBaseW, win + W};
+  unsigned need = (e0 < W ? 1u : 0u) | (e1 < W ? 2u : 0u);
+  if (bp != kNone) need |= need << 2 | (lane == 0 ? 16u : 0u);
+  double x[5];
+  await_all(row_from, need, tag, x);
+  if (e0 < W) {
+    krow[e0] = x[0];
+    urow[e0] = bp == kNone ? x[0] : x[2];
+  }
+  if (e1 < W) {
+    krow[e1] = x[1];
+    urow[e1] = bp == kNone ? x[1] : x[3];
+  }
+  if (lane == 0) *s_p = bp == kNone ? k : static_cast<long long>(x[4]);
+}
+
+// IPIV(k) and the first zero pivot's INFO, once per column (block 0's thread 0).
+__device__ __forceinline__ void record_pivot(const PanelArgs &P, int k, long long p, double piv) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    P.ipiv[k] = static_cast<int>(P.row_base + p + 1);
+    if (piv == 0.0) atomicCAS(P.info, 0, static_cast<int>(P.col_base + k + 1));
+  }
+}
+
 // Factors an h x w sub-panel (w <= W) with partial pivoting. A row is shared by G = W / C
 // threads of one warp (C = min(W, kColsPerThread) columns each); a warp holds RW = 32 / G row
 // slots, a block of T threads T / G slots, and every thread R rows (the slot's row, then the
@@ -182,7 +261,7 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
   __shared__ double s_val[kMaxThreads / 32], urow[W], krow[W];
   __shared__ long long s_idx[kMaxThreads / 32], s_p;
   const int T = blockDim.x, tid = threadIdx.x, lane = tid % 32, wid = tid / 32;
-  const int warps = T / 32, nblk = gridDim.x, slots = T / G;
+  const int slots = T / G;
   const int grp = lane / RW, c0 = grp * C;  // this thread's columns: c0 .. c0 + C - 1
   const long long kNone = LLONG_MAX;
   const int64_t rb = static_cast<int64_t>(R) * slots;                  // rows per block
@@ -214,16 +293,7 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
         bi = g;
       }
     }
-    warp_best(best, bi);
-    if (lane == 0) {
-      s_val[wid] = best;
-      s_idx[wid] = bi;
-    }
-    __syncthreads();
-    // The block's best, in every warp: a shuffle reduction, not a loop over the warps.
-    best = lane < warps ? s_val[lane] : -1.0;
-    bi = lane < warps ? s_idx[lane] : kNone;
-    warp_best(best, bi);
+    block_best(best, bi, s_val, s_idx);
     // The block's offer; the candidate row from the threads that hold it. Every value
     // carries its tag: no order between them is needed.
     if (tid == 0) publish(&P.s->offer[par][blockIdx.x], best, tag);
@@ -237,51 +307,11 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
           if (grp == 0) publish(slot + W, static_cast<double>(bi), tag);
         }
     }
-    if (wid == 0) {
-      double bv = -1.0;  // the winning block's |value| and number
-      long long bp = kNone;
-      constexpr int kPer = kMaxBlocks / 32;  // offers a lane waits for
-      const Tagged *from[kPer];
-      double v[kPer];
-      unsigned want = 0;
-#pragma unroll
-      for (int j = 0; j < kPer; ++j) {
-        from[j] = &P.s->offer[par][lane + 32 * j];
-        if (lane + 32 * j < nblk) want |= 1u << j;
-      }
-      await_all(from, want, tag, v);
-#pragma unroll
-      for (int j = 0; j < kPer; ++j)
-        if (lane + 32 * j < nblk && v[j] >= 0.0) offer(v[j], lane + 32 * j, bv, bp);
-      warp_best(bv, bp);  // bp: the winning block
-      // Its row and index, and row k, in one trip. No candidate anywhere (only NaN on and
-      // below the diagonal): row k stays, as IDAMAX's would not; the caller sends such
-      // matrices to LAPACK anyway.
-      const Tagged *win = P.s->cand[par][bp == kNone ? 0 : bp];
-      const int e0 = lane, e1 = lane + 32;
-      const Tagged *row_from[5] = {&P.s->rowk[par][e0], &P.s->rowk[par][e1 % kBaseW],
-                                   win + e0, win + e1 % kBaseW, win + W};
-      unsigned need = (e0 < W ? 1u : 0u) | (e1 < W ? 2u : 0u);
-      if (bp != kNone) need |= need << 2 | (lane == 0 ? 16u : 0u);
-      double x[5];
-      await_all(row_from, need, tag, x);
-      if (e0 < W) {
-        krow[e0] = x[0];
-        urow[e0] = bp == kNone ? x[0] : x[2];
-      }
-      if (e1 < W) {
-        krow[e1] = x[1];
-        urow[e1] = bp == kNone ? x[1] : x[3];
-      }
-      if (lane == 0) s_p = bp == kNone ? k : static_cast<long long>(x[4]);
-    }
+    if (wid == 0) take_pivot<W>(P, k, par, tag, urow, krow, &s_p);
     __syncthreads();
     const long long p = s_p;
     const double piv = urow[k];
-    if (blockIdx.x == 0 && tid == 0) {
-      P.ipiv[k] = static_cast<int>(P.row_base + p + 1);
-      if (piv == 0.0) atomicCAS(P.info, 0, static_cast<int>(P.col_base + k + 1));
-    }
+    record_pivot(P, k, p, piv);
     if (piv == 0.0) continue;  // a zero pivot: no interchange (p == k), no scaling, as DGETF2
     const bool recip = fabs(piv) >= kSfmin;
     const double inv = 1.0 / piv;
@@ -320,6 +350,102 @@ __global__ void __launch_bounds__(kMaxThreads) panel_kernel(PanelArgs P) {
 #pragma unroll
       for (int c = 0; c < C; ++c)
         if (c0 + c < P.w) P.a[g + (c0 + c) * P.lda] = a[i][c];
+    }
+  }
+}
+
+// The same factorization for a sub-panel too tall for registers (2^20 rows of 4 columns is all
+// of an H100's register file): the rows stay in memory, block b owning rows [b RB, (b + 1) RB),
+// and each column costs one pass over the rows below it. A narrow sub-panel stays in L2 (2^20 x
+// 4 doubles = 32 MB), so a pass runs at L2 bandwidth. The pass of column k swaps, scales and
+// updates each row and finds the block's candidate for column k + 1 on the way; the exchange of
+// candidates, the pivot choice and the rounding are the register kernel's (take_pivot).
+template <int W>
+__global__ void __launch_bounds__(kMaxThreads) stream_panel_kernel(PanelArgs P) {
+  constexpr int kBatch = 4;  // rows a thread loads before it updates any: loads in flight
+  __shared__ double s_val[kMaxThreads / 32], urow[W], krow[W];
+  __shared__ long long s_idx[kMaxThreads / 32], s_p;
+  const int T = blockDim.x, tid = threadIdx.x, wid = tid / 32;
+  const long long kNone = LLONG_MAX;
+  const int64_t rb = (P.h + gridDim.x - 1) / gridDim.x;
+  const int64_t lo = blockIdx.x * rb, hi = lo + rb < P.h ? lo + rb : P.h;
+  auto at = [&](int64_t g, int c) -> double & { return P.a[g + c * P.lda]; };
+  // Column 0's candidate: the first largest |value| of this thread's rows (NaN never wins).
+  double best = -1.0;
+  long long bi = kNone;
+  for (int64_t g = lo + tid; g < hi; g += T) {
+    const double v = fabs(at(g, 0));
+    if (v > best) {
+      best = v;
+      bi = g;
+    }
+  }
+  for (int k = 0; k < P.w; ++k) {
+    const int par = k & 1;
+    const unsigned long long tag = P.tag0 + k;
+    block_best(best, bi, s_val, s_idx);  // (a barrier: the block's last pass is in memory)
+    if (tid == 0) publish(&P.s->offer[par][blockIdx.x], best, tag);
+    if (tid < W) {
+      if (bi != kNone) {
+        Tagged *slot = P.s->cand[par][blockIdx.x];
+        publish(slot + tid, tid < P.w ? at(bi, tid) : 0.0, tag);
+        if (tid == 0) publish(slot + W, static_cast<double>(bi), tag);
+      }
+      if (k >= lo && k < hi) publish(&P.s->rowk[par][tid], tid < P.w ? at(k, tid) : 0.0, tag);
+    }
+    if (wid == 0) take_pivot<W>(P, k, par, tag, urow, krow, &s_p);
+    __syncthreads();
+    const long long p = s_p;
+    const double piv = urow[k];
+    record_pivot(P, k, p, piv);
+    const bool recip = fabs(piv) >= kSfmin;
+    const double inv = 1.0 / piv;
+    best = -1.0;
+    bi = kNone;
+    // Rows below k (and rows k and p, which trade places): kBatch rows a step.
+    const int64_t from = lo > k ? lo : k;
+    for (int64_t g0 = from + tid; g0 < hi; g0 += int64_t(kBatch) * T) {
+      double r[kBatch][W];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int64_t g = g0 + int64_t(b) * T;
+        const bool swapped = p != k && (g == p || g == k);
+#pragma unroll
+        for (int c = 0; c < W; ++c) {
+          if (g < hi && c < P.w && (swapped || c >= k)) r[b][c] = swapped ? (g == p ? krow[c] : urow[c]) : at(g, c);
+          else r[b][c] = 0.0;
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int64_t g = g0 + int64_t(b) * T;
+        if (g >= hi) continue;
+        const bool swapped = p != k && (g == p || g == k);
+        if (g > k && piv != 0.0) {  // a zero pivot: no scaling and no update, as DGETF2
+          // As the register kernel: the multiplier, then the rank-1 update with separate
+          // rounding of product and difference (DGER without contraction).
+          double l = pick(r[b], k);
+          if (recip)
+            l *= inv;
+          else
+            l /= piv;
+#pragma unroll
+          for (int c = 0; c < W; ++c) {
+            if (c == k) r[b][c] = l;
+            if (c > k) r[b][c] = __dsub_rn(r[b][c], __dmul_rn(l, urow[c]));
+          }
+        }
+#pragma unroll
+        for (int c = 0; c < W; ++c)
+          if (c < P.w && (swapped || (g > k && piv != 0.0 && c >= k))) at(g, c) = r[b][c];
+        if (g > k && k + 1 < P.w) {  // column k + 1's candidate
+          const double v = fabs(pick(r[b], k + 1));
+          if (v > best) {
+            best = v;
+            bi = g;
+          }
+        }
+      }
     }
   }
 }
@@ -457,11 +583,21 @@ void *panel_kernel_of(int w, int r) {
   }
 }
 
-// A launch of the panel kernel: its width, rows per thread, threads per block and blocks.
+void *stream_panel_kernel_of(int) { return reinterpret_cast<void *>(stream_panel_kernel<kStreamW>); }
+
+// A launch of the panel kernel: its width, rows per thread, threads per block and blocks; or of
+// the streaming kernel (stream, rows 0).
 struct PanelShape {
   int w, rows, threads;
   int64_t blocks;
+  bool stream = false;
 };
+
+// GPUEIG_GETRF_PANEL=stream: every sub-panel by the streaming kernel (tests use it on matrices
+// small enough for registers, where it would never run otherwise).
+bool stream_forced() {
+  return env::choice("GPUEIG_GETRF_PANEL", {"auto", "stream"}, 0) == 1;
+}
 
 // B := op(T)^-1 B for the m x m triangle T (fill, diag) of `t`: one cuBLAS DTRSM.
 Status trsm_left(cublasHandle_t blas, cublasOperation_t op, cublasFillMode_t fill,
@@ -557,6 +693,7 @@ struct Driver {
   // The sub-panel kernel for a panel of h rows: the widest whose blocks are all resident at
   // once (as the occupancy calculator sees it). w = 0: none.
   PanelShape choose(int64_t h) const {
+    if (stream_forced()) return streamed();
     for (int w = kBaseW; w >= kMinW; w /= 2) {
       const PanelShape p = shape(h, w);
       if (p.rows > kMaxRows || p.blocks > kMaxBlocks) continue;
@@ -566,19 +703,28 @@ struct Driver {
         break;
       if (static_cast<int64_t>(per_sm) * sms >= p.blocks) return p;
     }
-    return PanelShape{0, 0, 0, 0};
+    return streamed();
   }
+
+  // The streaming kernel: kStreamW columns, a block of kMaxThreads threads per SM.
+  PanelShape streamed() const { return PanelShape{kStreamW, 0, kMaxThreads, sms, true}; }
 
   // The sub-panel of h rows and w <= kBaseW columns at a.
   Status base(double *a, int64_t lda, int64_t h, int w, int *ipiv, int64_t row_base,
               int64_t col_base) const {
     int cap = kMinW;  // the kernel's width: w rounded up to a power of two
     while (cap < w) cap *= 2;
-    const PanelShape p = shape(h, cap);
+    PanelShape p = shape(h, cap);
+    if (stream_forced() || p.rows > kMaxRows || p.blocks > kMaxBlocks) {
+      // (choose gave kStreamW for every panel too tall for registers; its sub-panels are no taller)
+      if (w > kStreamW) return Status::fail(Status::device_error, "panel_kernel: sub-panel too tall");
+      p = streamed();
+      cap = kStreamW;
+    }
     PanelArgs args{a, lda, h, w, ipiv, row_base, col_base, info, s, *tag};
     *tag += kBaseW;
     void *params[] = {&args};
-    void *fn = panel_kernel_of(cap, p.rows);
+    void *fn = p.stream ? stream_panel_kernel_of(cap) : panel_kernel_of(cap, p.rows);
     const cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(unsigned(p.blocks)),
                                                       dim3(p.threads), params, 0, st);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // not sticky: the CPU can take over
@@ -647,8 +793,6 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   unsigned long long tag = 1;  // the offers are zeroed below: tag 0 is never waited for
   Driver d{blas, st, info, static_cast<Scratch *>(scratch), sm_count(), &tag};
   const int64_t mn = std::min(m, n);
-  if (d.choose(m).w == 0)
-    return Status::fail(Status::unavailable, "panel too tall for the GPU panel kernel");
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
   // Tags start at 1 and grow: zeroed slots are never mistaken for published ones.
   if (s) s = check(cudaMemsetAsync(d.s, 0, offsetof(Scratch, plan), st), "cudaMemsetAsync");

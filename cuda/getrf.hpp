@@ -51,8 +51,8 @@ size_t getrf_feed_bytes(int64_t m, int64_t n);
 // INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity; a null `nonfinite` skips that scan (the device-pointer API
 // factors such an A as it is). Everything is queued on `stream` (whose work the cuBLAS handle
-// must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Returns `unavailable` if a panel is
-// too tall for the on-chip panel kernel (more than 524288 rows). With a feed (whose buffers are
+// must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Sub-panels too tall for the
+// register kernel (more than 262144 rows) are factored by the streaming kernel. With a feed (whose buffers are
 // `feed_buffers`, getrf_feed_bytes(m, n)) `nonfinite` is left alone: the feed checks the columns
 // as they arrive (check_finite, cuda/device_util.hpp).
 Status getrf_device(cublasHandle_t blas, cudaStream_t stream, int64_t m, int64_t n, double *a,

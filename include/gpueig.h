@@ -455,8 +455,9 @@ GPUEIG_API const char *gpueig_last_backend(void);
 GPUEIG_API int gpueig_set_backend(const char *name);
 
 /* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv",
- * "getrs", "stein", "syevd" or "syevx", lower case) of problem size SIZE [in] (N; min(M,N) for
- * getrf; M, the eigenvectors wanted, for stein; N*BATCH for gpu_gtsv_pcr_batch) would use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
+ * "getrs", "stein", "syevd" or "syevx", lower case) of problem size SIZE [in] (N; for getrf
+ * the order of the square matrix whose LU takes as many flops as M x N's, discounted to 0.64x
+ * when min(M,N) < 128, which is N for a square N >= 128; M, the eigenvectors wanted, for stein; N*BATCH for gpu_gtsv_pcr_batch) would use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
  * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 

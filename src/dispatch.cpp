@@ -25,7 +25,7 @@ const RoutineInfo kRoutines[] = {
     {"sytrd", true, tuning::kCrossoverSytrd, "n"},
     {"stebz", true, tuning::kCrossoverStebz, "n"},
     {"gtsv", true, tuning::kCrossoverGtsv, "n"},
-    {"getrf", true, tuning::kCrossoverGetrf, "min(m,n)"},
+    {"getrf", true, tuning::kCrossoverGetrf, "work-equivalent order"},
     {"toeplitz", true, tuning::kCrossoverToeplitz, "n"},
     {"gesv", true, tuning::kCrossoverGesv, "n"},
     {"getrs", true, tuning::kCrossoverGetrs, "n"},

@@ -4,6 +4,7 @@
 #include "cpu_paths.hpp"
 #include "device_call.hpp"
 #include "dispatch.hpp"
+#include "tuning.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
@@ -40,7 +41,7 @@ extern "C" int gpu_getrf_crout(int m, int n, double *a, int lda, int *ipiv) {
     if (m == 0 || n == 0) return 0;
 
     return run_dispatched(
-        call, Routine::getrf, m < n ? m : n,
+        call, Routine::getrf, tuning::getrf_work_size(m, n),
         [&](int &info) { return gpu::device().getrf(m, n, a, lda, ipiv, &info); },
         [&] { return cpu::getrf(m, n, a, lda, ipiv); });
   });

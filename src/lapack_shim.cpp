@@ -595,7 +595,7 @@ void shim_dgetrf(const void *caller, const Int *m, const Int *n, double *a, cons
   if (t_depth == 0 && served([&] {
         const auto name = [] { return name_of<V>("dgetrf"); };
         const auto what = [&] { return dims({{"m", *m}, {"n", *n}}); };
-        const Verdict v = fits_int(*m, *n, *lda) ? decide(Lib::getrf, std::min(*m, *n))
+        const Verdict v = fits_int(*m, *n, *lda) ? decide(Lib::getrf, gpueig::tuning::getrf_work_size(*m, *n))
                                                  : forward_because(kTooWide);
         if (!v.serve) {
           log_forwarded(name, what, v);

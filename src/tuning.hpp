@@ -6,6 +6,8 @@
 // `measured_on` says so, and `gpueig info` and GPUEIG_VERBOSE say when the device in use differs
 // (the constants stay valid there, only not chosen for it).
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,8 +30,32 @@ constexpr int64_t kCrossoverGtsv = 16384;
 // 16 (0.048 vs 0.040 ms).
 constexpr int64_t kCrossoverStebz = 32;
 // getrf (square), 2026-11-21: GPU faster at every size swept, from 128 (0.41 vs 0.58 ms) to 2048
-// (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU.
+// (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU. The size compared with it
+// is getrf_work_size's (the same as n for a square matrix of n >= 128).
 constexpr int64_t kCrossoverGetrf = 128;
+// A narrow matrix (min(m, n) below this) moves m n entries both ways for fewer flops each, so it
+// needs more work than a square one to gain on the GPU: its size is discounted by
+// kGetrfNarrowDiscount. Host call, GPU / OpenBLAS DGETRF with 16 threads (gpueig_bench
+// --getrf-tall, H100, 2026-11-27, medians of 3 interleaved runs), with the work-equivalent order:
+// 4096 x 32 (184) 1.21, 16384 x 16 (185) 0.95, 65536 x 8 (185) 0.96, 262144 x 4 (185) 0.80,
+// 65536 x 4 (116) 1.49, 16384 x 4 (73) 3.49 tie or lose; from 293 on the GPU gains at every
+// shape swept: 4096 x 64 (293) 0.77, 2048 x 96 (303) 0.68, 65536 x 16 (293) 0.73, 1048576 x 4
+// (293) 0.47, 16 x 65536 (293) 0.20, 16384 x 64 (465) 0.58, 1048576 x 16 (737) 0.19. So a narrow
+// shape goes to the GPU from a work-equivalent order of 128 / 0.64 = 200.
+constexpr int64_t kGetrfNarrow = 128;
+constexpr double kGetrfNarrowDiscount = 0.64;
+// auto's size of an m x n getrf: the order of the square matrix whose LU takes as many flops,
+// (3 (m n k - (m + n) k^2 / 2 + k^3 / 3))^(1/3) with k = min(m, n), discounted for narrow shapes.
+// min(m, n) alone would call 2^20 x 32 small; its flops are those of n = 1170.
+inline int64_t getrf_work_size(int64_t m, int64_t n) {
+  const double k = static_cast<double>(m < n ? m : n);
+  if (k <= 0) return 0;
+  const double flops = double(m) * double(n) * k - (double(m) + double(n)) * k * k / 2 + k * k * k / 3;
+  double order = std::cbrt(3 * flops);
+  if (k < kGetrfNarrow) order *= kGetrfNarrowDiscount;
+  // (rounded, so that a square n gives n whatever the cube root's last bit)
+  return std::max<int64_t>(1, static_cast<int64_t>(order + 0.5));
+}
 // gesv (host call, NRHS = 1, against OpenBLAS DGESV with 16 threads; tools/shim-bench.sh, H100,
 // 2026-11-25): the program's DGESV is much faster than its DGETRF at small n (0.21 vs 0.70 ms at
 // n = 128), so getrf's crossover does not hold. With the solve on the device (7 interleaved

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gpueig.h"
+#include "tuning.hpp"
 #include "lapack_ref.hpp"
 #include "ratios.hpp"
 #include "zoo.hpp"
@@ -89,6 +91,26 @@ TEST(Dispatch, CrossoverOverrideFromEnvironment) {
   gpueig_set_backend("auto");
   EXPECT_STREQ(gpueig_backend_for("gtsv", 12344), "cpu");
   EXPECT_STREQ(gpueig_backend_for("gtsv", 12345), gpueig_gpu_available() ? "gpu" : "cpu");
+}
+
+// getrf's size is its work, not min(m, n): the order of a square LU of as many flops (n itself
+// for a square n >= 128), discounted for narrow shapes (src/tuning.hpp, measured): 2^20 x 32 is
+// no small problem, 4096 x 32 is.
+TEST(Dispatch, GetrfSizeIsItsWork) {
+  using gpueig::tuning::getrf_work_size;
+  for (int64_t n : {128, 129, 1000, 4096, 65536, 1 << 20}) EXPECT_EQ(getrf_work_size(n, n), n);
+  for (int64_t n : {1, 2, 100, 127}) EXPECT_LT(getrf_work_size(n, n), 128) << n;
+  EXPECT_EQ(getrf_work_size(0, 7), 0);
+  EXPECT_EQ(getrf_work_size(7, 0), 0);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1 << 20, 32}, {65536, 16}, {16384, 64}, {2048, 96}}) {
+    EXPECT_GE(getrf_work_size(m, n), gpueig::tuning::kCrossoverGetrf) << m << " x " << n;
+    EXPECT_EQ(getrf_work_size(m, n), getrf_work_size(n, m));
+  }
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4096, 32}, {65536, 4}, {16384, 4}, {300, 2}})
+    EXPECT_LT(getrf_work_size(m, n), gpueig::tuning::kCrossoverGetrf) << m << " x " << n;
+  // Rectangular shapes of min(m, n) >= 128 stay on the GPU as before.
+  EXPECT_GE(getrf_work_size(128, 100000), 128);
+  EXPECT_GE(getrf_work_size(100000, 128), 128);
 }
 
 TEST(Dispatch, BackendForFollowsThePolicy) {
@@ -237,7 +259,7 @@ TEST(EnvironmentValues, BadValuesAreReportedOnceAndTheDefaultKept) {
   const Case cases[] = {
       {"GPUEIG_CROSSOVER_GTSV", "-5", "gtsv:", "gtsv: n >= 16384"},
       {"GPUEIG_CROSSOVER_STEBZ", "abc", "stebz:", "stebz: n >= 32"},
-      {"GPUEIG_CROSSOVER_GETRF", "12x", "getrf:", "getrf: min(m,n) >= 128"},
+      {"GPUEIG_CROSSOVER_GETRF", "12x", "getrf:", "getrf: work-equivalent order >= 128"},
       {"GPUEIG_CROSSOVER_SYTRD", "99999999999999999999", "sytrd:", "sytrd: n >= 1024"}};
   for (const Case &c : cases) {
     ScopedEnv env{{c.name, c.value}};

@@ -193,6 +193,57 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_" + shape_name(std::get<1>(info.param));
     });
 
+// Tall and skinny shapes (GPU only; on the CPU this is LAPACK against itself): 2^20 rows are too
+// many for the panel kernel's registers, so the streaming kernel factors those panels. Checked as
+// above, the residual by dget01's ratio probed with one vector (the full ratio is O(m n^2)).
+struct TallCase {
+  const char *kind;
+  Shape s;
+};
+class GetrfTall : public GetrfTest, public ::testing::WithParamInterface<TallCase> {};
+
+TEST_P(GetrfTall, MatchesDgetrf) {
+  const auto [kind, s] = GetParam();
+  if (!kOnGpu) GTEST_SKIP() << "GPU shapes";
+  const int k = std::min(s.m, s.n);
+  const std::vector<double> a = padded_matrix(kind, s);
+  const Factors ref = run_dgetrf(a, s);
+  const Factors ours = run_ours(a, s);
+  SCOPED_TRACE(std::string(kind) + " " + shape_name(s));
+  ASSERT_EQ(ours.info, ref.info);
+  EXPECT_STREQ(gpueig_last_backend(), "gpu");
+  for (int i = 0; i < k; ++i) {
+    ASSERT_GE(ours.ipiv[i], i + 1) << "IPIV(" << i + 1 << ")";
+    ASSERT_LE(ours.ipiv[i], s.m) << "IPIV(" << i + 1 << ")";
+  }
+  EXPECT_EQ(ours.ipiv[k], kIpivPoison) << "IPIV written beyond min(m, n)";
+  for (int j = 0; j < s.n; ++j)
+    for (int i = 0; i < s.lda; ++i) {
+      const double v = ours.lu[i + static_cast<size_t>(j) * s.lda];
+      if (i >= s.m) ASSERT_EQ(v, kPad) << "padding row " << i << " column " << j << " written";
+      else ASSERT_TRUE(std::isfinite(v)) << "LU(" << i << "," << j << ") = " << v;
+    }
+  const double residual = ratios::getrf_probe_residual(s.m, s.n, a.data(), s.lda, ours.lu.data(),
+                                                       s.lda, ours.ipiv.data());
+  const double ref_residual = ratios::getrf_probe_residual(s.m, s.n, a.data(), s.lda,
+                                                           ref.lu.data(), s.lda, ref.ipiv.data());
+  EXPECT_LE(residual, ratios::kThreshold) << "dgetrf's own ratio " << ref_residual;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, GetrfTall,
+    ::testing::Values(TallCase{"random", {1 << 20, 32, (1 << 20) + 3}},
+                      TallCase{"zero_column", {1 << 20, 32, 1 << 20}},
+                      TallCase{"rank_deficient", {1 << 20, 32, 1 << 20}},
+                      TallCase{"tiny", {1 << 20, 32, 1 << 20}},
+                      TallCase{"huge", {1 << 20, 32, 1 << 20}},
+                      TallCase{"random", {(1 << 20) + 77, 256, (1 << 20) + 77}},
+                      TallCase{"random", {300000, 100, 300001}},
+                      TallCase{"random", {65536, 2048, 65536}}),
+    [](const auto &info) {
+      return std::string(info.param.kind) + "_" + shape_name(info.param.s);
+    });
+
 // m = 0 or n = 0: INFO 0, and neither A nor IPIV is written.
 TEST_F(GetrfTest, EmptyMatrixQuickReturn) {
   for (Shape s : {Shape{0, 0, 1}, Shape{0, 5, 1}, Shape{5, 0, 5}, Shape{0, 3, 4}}) {
