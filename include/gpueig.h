@@ -388,7 +388,7 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  *  7 STREAM [in].
  * M = 0 or N = 0: INFO = 0 (A and IPIV may be NULL). The factorization is the GPU method of
  * gpu_getrf_crout; an A with NaN or Inf entries is factored as it is (the host API hands it to
- * LAPACK instead). M > 524288 returns GPUEIG_ERR_DEVICE (the on-chip panel kernel's limit). */
+ * LAPACK instead). Any M: panels of more than 262144 rows are factored by a streaming kernel. */
 GPUEIG_API int gpu_getrf_dev(int m, int n, double *a, int lda, int *ipiv, int *info, void *stream);
 
 /* gpu_getrs_dev: gpu_getrs_crout on device memory (DGETRS; cusolverDnXgetrs).
@@ -457,7 +457,7 @@ GPUEIG_API int gpueig_set_backend(const char *name);
 /* The backend a call of ROUTINE [in] ("sytrd", "stebz", "gtsv", "getrf", "toeplitz", "gesv",
  * "getrs", "stein", "syevd" or "syevx", lower case) of problem size SIZE [in] (N; for getrf
  * the order of the square matrix whose LU takes as many flops as M x N's, discounted to 0.64x
- * when min(M,N) < 128, which is N for a square N >= 128; M, the eigenvectors wanted, for stein; N*BATCH for gpu_gtsv_pcr_batch) would use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
+ * when M != N and min(M,N) < 128, which is N for a square N; M, the eigenvectors wanted, for stein; N*BATCH for gpu_gtsv_pcr_batch) would use under the current policy: "gpu" or "cpu" (NULL for an unknown routine or NULL). "gpu" means
  * the GPU is tried first; a failure there still falls back. */
 GPUEIG_API const char *gpueig_backend_for(const char *routine, long long size);
 

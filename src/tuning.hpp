@@ -33,9 +33,9 @@ constexpr int64_t kCrossoverStebz = 32;
 // (11.3 vs 19.0 ms); smaller sizes were not swept and stay on the CPU. The size compared with it
 // is getrf_work_size's (the same as n for a square matrix of n >= 128).
 constexpr int64_t kCrossoverGetrf = 128;
-// A narrow matrix (min(m, n) below this) moves m n entries both ways for fewer flops each, so it
-// needs more work than a square one to gain on the GPU: its size is discounted by
-// kGetrfNarrowDiscount. Host call, GPU / OpenBLAS DGETRF with 16 threads (gpueig_bench
+// A narrow matrix (not square, min(m, n) below this) moves m n entries both ways for fewer flops
+// each, so it needs more work than a square one to gain on the GPU: its size is discounted by
+// kGetrfNarrowDiscount (a square matrix's size stays n, whatever the crossover is set to). Host call, GPU / OpenBLAS DGETRF with 16 threads (gpueig_bench
 // --getrf-tall, H100, 2026-11-27, medians of 3 interleaved runs), with the work-equivalent order:
 // 4096 x 32 (184) 1.21, 16384 x 16 (185) 0.95, 65536 x 8 (185) 0.96, 262144 x 4 (185) 0.80,
 // 65536 x 4 (116) 1.49, 16384 x 4 (73) 3.49 tie or lose; from 293 on the GPU gains at every
@@ -45,14 +45,15 @@ constexpr int64_t kCrossoverGetrf = 128;
 constexpr int64_t kGetrfNarrow = 128;
 constexpr double kGetrfNarrowDiscount = 0.64;
 // auto's size of an m x n getrf: the order of the square matrix whose LU takes as many flops,
-// (3 (m n k - (m + n) k^2 / 2 + k^3 / 3))^(1/3) with k = min(m, n), discounted for narrow shapes.
+// (3 (m n k - (m + n) k^2 / 2 + k^3 / 3))^(1/3) with k = min(m, n) (n when square), discounted
+// for narrow shapes.
 // min(m, n) alone would call 2^20 x 32 small; its flops are those of n = 1170.
 inline int64_t getrf_work_size(int64_t m, int64_t n) {
   const double k = static_cast<double>(m < n ? m : n);
   if (k <= 0) return 0;
   const double flops = double(m) * double(n) * k - (double(m) + double(n)) * k * k / 2 + k * k * k / 3;
   double order = std::cbrt(3 * flops);
-  if (k < kGetrfNarrow) order *= kGetrfNarrowDiscount;
+  if (k < kGetrfNarrow && m != n) order *= kGetrfNarrowDiscount;
   // (rounded, so that a square n gives n whatever the cube root's last bit)
   return std::max<int64_t>(1, static_cast<int64_t>(order + 0.5));
 }
