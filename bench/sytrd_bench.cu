@@ -200,6 +200,18 @@ void values_row(const Gpu &g, int64_t n, int reps) {
   const double ratio = ratios::eigenvalue_distance(ev, ref, n, norm1(g, p.a0, n));
   g_rows.push_back({"sytrd", "random, vect N", "device", n, backend, ours, "cuSOLVER dsytrd",
                     theirs, ratio, -1, 0});
+  // The same reduction through the public device-pointer API (gpu_sytrd_dev on this stream): its
+  // time against sytrd_two_stage's is the API's own cost (the copy and mirror of A, the NaN scan,
+  // the checks read on the host, the stream-ordered workspace).
+  std::string api_backend = "gpu";
+  const double api = device_ms(g.st, reps, [&] {}, [&] {
+    if (gpu_sytrd_dev('N', 'L', int(n), p.a0, int(n), p.d, p.e, nullptr, 1, p.info, g.st) != 0)
+      api_backend = "FAILED";
+  });
+  std::printf("  sytrd device-pointer API: n=%lld  gpu_sytrd_dev %9.3f ms  sytrd_two_stage %9.3f ms  (%.3fx)\n",
+              (long long)n, api, ours, api / ours);
+  g_rows.push_back({"sytrd_dev", "random, vect N", "device pointers", n, api_backend, api,
+                    "cuSOLVER dsytrd", theirs, -1, -1, 0});
   // Where the time goes: stage 1 (dense -> band) alone.
   const double stage1 = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
     gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(p.work), false);

@@ -76,6 +76,18 @@ class Hardware final : public Device {
     return gpu::gtsv_dev(n, ncol, dl, d, du, ms, b, ldb, info, stream);
   }
   Status zero_info(int *info, void *stream) override { return gpu::zero_info(info, stream); }
+  Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
+                   double *e, double *q, int64_t ldq, int *info, void *stream) override {
+    return gpu::sytrd_dev(vect, uplo, n, a, lda, d, e, q, ldq, info, stream);
+  }
+  Status download_matrix(double *host, int64_t ldh, const double *dev, int64_t ldd, int64_t rows,
+                         int64_t cols, void *stream) override {
+    return gpu::copy_matrix(host, ldh, dev, ldd, rows, cols, stream);
+  }
+  Status upload_matrix(double *dev, int64_t ldd, const double *host, int64_t ldh, int64_t rows,
+                       int64_t cols, void *stream) override {
+    return gpu::copy_matrix(dev, ldd, host, ldh, rows, cols, stream);
+  }
 };
 
 }  // namespace

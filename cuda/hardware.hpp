@@ -25,6 +25,12 @@ Status gesv(int64_t n, int64_t nrhs, double *a, int64_t lda, int *ipiv, double *
             int *info, bool *solved);
 Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,
              double *b, int64_t ldb);
+// The device-pointer sytrd (cuda/sytrd_host.cu), and a copy of rows x cols doubles between any
+// two of host and device memory, in order on `stream` and waited for.
+Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d, double *e,
+                 double *q, int64_t ldq, int *info, void *stream);
+Status copy_matrix(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                   int64_t cols, void *stream);
 // The device-pointer API (cuda/getrf_dev.cu).
 Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info, void *stream);
 Status getrs_dev(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, const int *ipiv,

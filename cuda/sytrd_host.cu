@@ -4,12 +4,14 @@
 // not written back: its contents on exit are unspecified (include/gpueig.h).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "context.hpp"
 #include "hardware.hpp"
 #include "device_util.hpp"
 #include "staging.hpp"
 #include "sytrd.hpp"
+#include "workspace.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -118,19 +120,68 @@ Status set_identity(cudaStream_t st, double *z, int64_t ldz, int64_t n) {
   return check_launch("sytrd identity_kernel");
 }
 
-Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
-                       const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
-                       double *e) {
-  cudaStream_t st = ctx.stream();
-  // A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
-  // by up to 8x) is never returned: LAPACK recomputes it, and gives its own answer there.
+namespace {
+
+// A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
+// by up to 8x) is never returned: `unsafe`, and LAPACK recomputes it and gives its own answer
+// there. *flag is zero on entry (the NaN scan of A found nothing). Waits for st.
+Status finite_reduction(cudaStream_t st, int64_t n, const double *dd, const double *de,
+                        const double *dz, int *flag) {
   Status s;
   int bad = 0;
   if (!(s = check_finite(st, dd, n, n, 1, flag)) ||
       (n > 1 && !(s = check_finite(st, de, n, n - 1, 1, flag))) ||
       (dz && !(s = check_finite(st, dz, n, n, n, flag))) || !(s = fetch_flag(st, flag, &bad)))
     return s;
-  if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK");
+  return bad ? Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK") : s;
+}
+
+// The device arrays of one reduction (the host call's and the device call's): the full copy of
+// A, z (with Q), d and e, the NaN flag, A's invariants and the method's own workspace.
+struct ReductionBuffers {
+  Workspace buf;
+  double *a = nullptr, *z = nullptr, *d = nullptr, *e = nullptr;
+  int *flag = nullptr;
+  SimilarityInvariants *inv = nullptr;
+  void *work = nullptr;
+  SytrdMethod method = sytrd_method();
+
+  explicit ReductionBuffers(cudaStream_t st) : buf(st) {}
+  Status allocate(int64_t n, SytrdZ zmode) {
+    WorkspacePlan plan;
+    const size_t o_a = plan.add_array<double>(size_t(n) * n);
+    const size_t o_z = zmode != SytrdZ::none ? plan.add_array<double>(size_t(n) * n) : 0;
+    const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
+    const size_t o_flag = plan.add_array<int>(1);
+    const size_t o_inv = plan.add_array<SimilarityInvariants>(1);
+    const size_t o_work =
+        plan.add(method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0);
+    const Status s = buf.allocate(plan);
+    if (!s) return s;
+    a = buf.at<double>(o_a);
+    z = zmode != SytrdZ::none ? buf.at<double>(o_z) : nullptr;
+    d = buf.at<double>(o_d);
+    e = buf.at<double>(o_e);
+    flag = buf.at<int>(o_flag);
+    inv = buf.at<SimilarityInvariants>(o_inv);
+    work = buf.at<char>(o_work);
+    return s;
+  }
+  // a (full, symmetric) reduced to (d, e), z as zmode says, by GPUEIG_SYTRD_METHOD's method.
+  Status reduce(cudaStream_t st, int64_t n, SytrdZ zmode) {
+    return method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, a, n, d, e, z, n, zmode, work)
+                                            : sytrd_tree(st, n, a, n, d, e, z, n);
+  }
+};
+
+}  // namespace
+
+Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
+                       const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
+                       double *e) {
+  Status s = finite_reduction(ctx.stream(), n, dd, de, dz, flag);
+  if (!s) return s;
+  cudaStream_t st = ctx.stream();
   if (!(s = download(ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
   if (n > 1 && !(s = download(ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
   // T must keep A's Frobenius norm and trace; checked before anything else is written (Q_in
@@ -154,38 +205,89 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   const bool wantz = vect != 'N';
-  const SytrdMethod method = sytrd_method();
-
   // z is the identity for 'V' (Q formed), Q_in for 'U' (Q_in * Q).
   const SytrdZ zmode = vect == 'V' ? SytrdZ::form : vect == 'U' ? SytrdZ::update : SytrdZ::none;
-  WorkspacePlan plan;
-  const size_t o_a = plan.add_array<double>(size_t(n) * n);
-  const size_t o_z = wantz ? plan.add_array<double>(size_t(n) * n) : 0;
-  const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
-  const size_t o_flag = plan.add_array<int>(1);
-  const size_t o_inv = plan.add_array<SimilarityInvariants>(1);
-  const size_t o_work =
-      plan.add(method == SytrdMethod::two_stage ? sytrd_two_stage_bytes(n, zmode) : 0);
-  Workspace buf(st);
-  if (!(s = buf.allocate(plan))) return s;
-  double *da = buf.at<double>(o_a), *dz = wantz ? buf.at<double>(o_z) : nullptr;
-  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e);
-  int *flag = buf.at<int>(o_flag);
-  auto *dinv = buf.at<SimilarityInvariants>(o_inv);
-  void *dwork = buf.at<char>(o_work);
+  ReductionBuffers b(st);
+  if (!(s = b.allocate(n, zmode))) return s;
+  double *dz = b.z;
 
-  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, da, flag, dinv))) return s;
+  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, b.a, b.flag, b.inv))) return s;
   if (vect == 'V' && !(s = set_identity(st, dz, n, n))) return s;
   if (vect == 'U' && !(s = upload(*ctx, dz, n * kD, q, ldq * kD, n * kD, n))) return s;
 
-  s = method == SytrdMethod::two_stage ? sytrd_two_stage(st, n, da, n, dd, de, dz, n, zmode, dwork)
-                                       : sytrd_tree(st, n, da, n, dd, de, dz, n);
-  if (!s || !(s = check_reduction(*ctx, n, dd, de, dz, flag, dinv, d, e))) return s;
+  s = b.reduce(st, n, zmode);
+  if (!s || !(s = check_reduction(*ctx, n, b.d, b.e, dz, b.flag, b.inv, d, e))) return s;
   // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.
   bool wrote = false;
   if (wantz && !(s = download(*ctx, q, ldq * kD, dz, n * kD, n * kD, n, nullptr, &wrote)))
     return vect == 'U' && wrote ? Status::fail(Status::output_lost, s.reason) : s;
   return Status::success();
+}
+
+// gpu_sytrd_dev: the caller's device matrix, on the caller's stream. The triangle is copied into
+// workspace and mirrored there (the caller's A is only read), then reduced as above. The checks
+// every GPU reduction gets (A finite; D, E, Q finite; T keeps A's norm and trace) are read on the
+// host, so the call waits for the stream twice: after the NaN scan and at the end. Outputs are
+// written only once the reduction has passed; `unsafe` leaves them for the host's recompute.
+Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d, double *e,
+                 double *q, int64_t ldq, int *info, void *stream) {
+  CallerStream call(stream);
+  Status s = call.enter();
+  if (!s) return s;
+  cudaStream_t st = call.stream();
+  const SytrdZ zmode = vect == 'V' ? SytrdZ::form : vect == 'U' ? SytrdZ::update : SytrdZ::none;
+  ReductionBuffers b(st);
+  if (!(s = b.allocate(n, zmode))) return s;
+
+  // A's triangle, mirrored, scanned for NaN / Inf (the host path's upload_symmetric on device data).
+  s = check(cudaMemcpy2DAsync(b.a, n * kD, a, lda * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
+            "cudaMemcpy2DAsync");
+  if (!s) return s;
+  mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(b.a, n, n, uplo == 'U');
+  int bad = 0;
+  if (!(s = check_launch("sytrd mirror_kernel")) ||
+      !(s = check(cudaMemsetAsync(b.flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+      !(s = check_finite(st, b.a, n, n, n, b.flag)) || !(s = fetch_flag(st, b.flag, &bad)))
+    return s;
+  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK on the host");
+  if (!(s = similarity_invariants(st, b.a, n, n, b.inv))) return s;
+  if (vect == 'V' && !(s = set_identity(st, b.z, n, n))) return s;
+  if (vect == 'U' &&
+      !(s = check(cudaMemcpy2DAsync(b.z, n * kD, q, ldq * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
+                  "cudaMemcpy2DAsync")))
+    return s;
+  if (!(s = b.reduce(st, n, zmode)) || !(s = finite_reduction(st, n, b.d, b.e, b.z, b.flag))) return s;
+
+  // T must keep A's norm and trace (check_reduction's test, on the caller's stream).
+  std::vector<double> hd(n), he(std::max<int64_t>(n - 1, 1));
+  SimilarityInvariants inv{};
+  if (!(s = check(cudaMemcpyAsync(hd.data(), b.d, n * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      (n > 1 && !(s = check(cudaMemcpyAsync(he.data(), b.e, (n - 1) * kD, cudaMemcpyDeviceToHost, st),
+                            "cudaMemcpyAsync"))) ||
+      !(s = check(cudaMemcpyAsync(&inv, b.inv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaStreamSynchronize(st), "sytrd")))
+    return s;
+  if (!keeps_invariants(inv, n, hd.data(), he.data()))
+    return Status::fail(Status::unsafe,
+                        "the GPU's T does not keep A's Frobenius norm and trace: recomputed by LAPACK on the host");
+  if (!(s = check(cudaMemcpyAsync(d, b.d, n * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+      (n > 1 && !(s = check(cudaMemcpyAsync(e, b.e, (n - 1) * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync"))) ||
+      (b.z && !(s = check(cudaMemcpy2DAsync(q, ldq * kD, b.z, n * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
+                          "cudaMemcpy2DAsync"))))
+    return s;
+  return check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
+}
+
+Status copy_matrix(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                   int64_t cols, void *stream) {
+  CallerStream call(stream);
+  Status s = call.enter();
+  if (s && rows > 0 && cols > 0)
+    s = check(cudaMemcpy2DAsync(dst, ldd * kD, src, lds * kD, rows * kD, cols, cudaMemcpyDefault,
+                                call.stream()),
+              "cudaMemcpy2DAsync");
+  if (s) s = check(cudaStreamSynchronize(call.stream()), "cudaStreamSynchronize");
+  return s;
 }
 
 }  // namespace gpueig::gpu

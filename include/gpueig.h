@@ -377,7 +377,8 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  * is 0; or a CUDA failure while queuing, outputs then unspecified; GPUEIG_VERBOSE says which). The routine's own INFO (LAPACK's INFO >= 0, and the
  * conditions the host API finds by reading an array, such as an IPIV entry out of range) is
  * written to the device int INFO on STREAM, as cuSOLVER's devInfo. The backend policy does not
- * apply: the data is on the device, and so is the work; there is no CPU fallback.
+ * apply: the data is on the device, and so is the work; there is no CPU fallback (gpu_sytrd_dev
+ * alone recomputes a reduction it cannot trust with LAPACK on the host, as documented there).
  * ------------------------------------------------------------------------------------------- */
 
 /* gpu_getrf_dev: gpu_getrf_crout on device memory (LAPACK analogue: DGETRF; cuSOLVER's
@@ -410,6 +411,21 @@ GPUEIG_API int gpu_getrs_dev(char trans, int n, int nrhs, const double *a, int l
  * N = 0: INFO = 0. NRHS = 0 still factors A, as DGESV. */
 GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb,
                             int *info, void *stream);
+
+/* gpu_sytrd_dev: gpu_sytrd_givens on device memory (DSYTRD + DORGTR; cusolverDnXsytrd).
+ *  1 VECT, 2 UPLO, 3 N [in] as gpu_sytrd_givens.  4 A [in] (LDA, N) device: triangle UPLO read,
+ *  A left unchanged (the reduction works on a copy).  5 LDA [in] LDA >= max(1, N).
+ *  6 D [out] (N) device.  7 E [out] (N-1) device.  8 Q [in,out] (LDQ, N) device, as
+ *  gpu_sytrd_givens (not referenced for VECT = 'N').  9 LDQ [in] as gpu_sytrd_givens.
+ * 10 INFO [out] device int: 0.  11 STREAM [in].
+ * N = 0: INFO = 0. The GPU method of gpu_sytrd_givens, with its checks: a triangle with a NaN or
+ * an infinite entry, or a reduction that is not finite or does not keep A's Frobenius norm and
+ * trace, is recomputed by LAPACK DSYTRD (+ DORGTR) on the host (A, and Q_in for 'U', copied down;
+ * D, E, Q copied up), as the host API recomputes it. The call waits for STREAM: the checks'
+ * verdicts are read on the host (O(N) data) after the NaN scan and after the reduction. Device
+ * workspace: N^2 doubles for the copy of A (2 N^2 with Q) and the method's own. */
+GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int lda, double *d,
+                             double *e, double *q, int ldq, int *info, void *stream);
 
 /* gpu_gtsv_dev: gpu_gtsv_pcr on device memory (DGTSV; cuSPARSE's cusparseDgtsv2).
  *  1 N, 2 NRHS [in] as gpu_gtsv_pcr.  3 DL (N-1), 4 D (N), 5 DU (N-1) [in] device: left

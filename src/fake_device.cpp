@@ -394,6 +394,26 @@ class Fake final : public Device {
     return s;
   }
 
+  // The host path's sytrd on the caller's (host) arrays: A is only read there too.
+  Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
+                   double *e, double *q, int64_t ldq, int *info, void *) override {
+    Status s = sytrd(vect, uplo, n, const_cast<double *>(a), lda, d, e, q, ldq);
+    if (s) *info = 0;
+    return s;
+  }
+  Status download_matrix(double *host, int64_t ldh, const double *dev, int64_t ldd, int64_t rows,
+                         int64_t cols, void *) override {
+    Status s = start(false);
+    if (s) copy_columns(rows, cols, dev, ldd, host, ldh);
+    return s;
+  }
+  Status upload_matrix(double *dev, int64_t ldd, const double *host, int64_t ldh, int64_t rows,
+                       int64_t cols, void *) override {
+    Status s = start(false);
+    if (s) copy_columns(rows, cols, host, ldh, dev, ldd);
+    return s;
+  }
+
   Status zero_info(int *info, void *) override {
     Status s = start(false);
     if (s) *info = 0;

@@ -65,6 +65,16 @@ class Absent final : public Device {
     return none();
   }
   Status zero_info(int *, void *) override { return none(); }
+  Status sytrd_dev(char, char, int64_t, const double *, int64_t, double *, double *, double *, int64_t,
+                   int *, void *) override {
+    return none();
+  }
+  Status download_matrix(double *, int64_t, const double *, int64_t, int64_t, int64_t, void *) override {
+    return none();
+  }
+  Status upload_matrix(double *, int64_t, const double *, int64_t, int64_t, int64_t, void *) override {
+    return none();
+  }
 
  private:
   static Status none() { return Status::fail(Status::unavailable, kWhy); }

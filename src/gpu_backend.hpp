@@ -159,6 +159,19 @@ class Device {
   virtual Status gtsv_dev(int64_t n, int64_t ncol, const double *dl, const double *d, const double *du,
                           int64_t ms, double *b, int64_t ldb, int *info, void *stream) = 0;
   virtual Status zero_info(int *info, void *stream) = 0;
+  // DSYTRD (+ DORGTR) by Givens rotations on device arrays (n >= 1; vect 'N', 'V' or 'U' and
+  // uplo 'U' or 'L', upper case): a (triangle uplo) is only read; d, e (n - 1 entries), q (ldq,
+  // for 'V' / 'U') are written and *info := 0 only on ok. `unsafe` (outputs untouched) for a
+  // triangle with NaN or Inf entries, or a T that fails the invariant check. Waits for `stream`:
+  // the checks' verdicts are read on the host.
+  virtual Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
+                           double *e, double *q, int64_t ldq, int *info, void *stream) = 0;
+  // rows x cols doubles between device memory (leading dimension ldd) and the host (ldh), in
+  // order on `stream` and waited for (the host recompute of a device call).
+  virtual Status download_matrix(double *host, int64_t ldh, const double *dev, int64_t ldd,
+                                 int64_t rows, int64_t cols, void *stream) = 0;
+  virtual Status upload_matrix(double *dev, int64_t ldd, const double *host, int64_t ldh,
+                               int64_t rows, int64_t cols, void *stream) = 0;
 };
 
 // The device calls go to: the fake device while GPUEIG_FAKE_DEVICE=1 (a test-only hook), else

@@ -1,5 +1,5 @@
 // The device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
-// gpu_gtsv_batch_dev). Built twice:
+// gpu_gtsv_batch_dev, gpu_sytrd_dev). Built twice:
 // - with GPUEIG_TEST_DEVICE_MEMORY (label gpu): the arrays in cudaMalloc'd memory of a real GPU,
 //   the work on a stream of the test's own;
 // - without it (label cpu): host arrays, which the fake device (GPUEIG_FAKE_DEVICE=1, set by
@@ -11,7 +11,9 @@
 // device INFO, the factors and solves by LAPACK's ratios (threshold 30) over the general zoo with
 // LDA, LDB > N and padding left untouched, DGETRF's INFO for singular matrices with B untouched
 // by gesv, and an IPIV entry out of range (device INFO -6, B untouched); the tridiagonal solves
-// over the tridiagonal zoo (DGTSV's INFO, DGTT02's ratio) and a mixed batch's INFO encoding.
+// over the tridiagonal zoo (DGTSV's INFO, DGTT02's ratio) and a mixed batch's INFO encoding; the
+// reduction to tridiagonal form over the symmetric zoo (eigenvalues, dsyt21, dort01; A only read)
+// and, for a NaN, DSYTRD's own D and E.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -212,6 +214,12 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_gtsv_batch_dev(-1, 1, nullptr, nullptr, nullptr, nullptr, 1, &info, nullptr), -1);
   EXPECT_EQ(gpu_gtsv_batch_dev(2, -1, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -2);
   EXPECT_EQ(gpu_gtsv_batch_dev(3, 2, nullptr, nullptr, nullptr, nullptr, 2, &info, nullptr), -7);
+  EXPECT_EQ(gpu_sytrd_dev('X', 'L', 2, nullptr, 2, nullptr, nullptr, nullptr, 1, &info, nullptr), -1);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'Q', 2, nullptr, 2, nullptr, nullptr, nullptr, 1, &info, nullptr), -2);
+  EXPECT_EQ(gpu_sytrd_dev('v', 'u', -1, nullptr, 1, nullptr, nullptr, nullptr, 1, &info, nullptr), -3);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 2, nullptr, nullptr, nullptr, 1, &info, nullptr), -5);
+  EXPECT_EQ(gpu_sytrd_dev('V', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 2, &info, nullptr), -9);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 0, &info, nullptr), -9);
   EXPECT_EQ(info, 99);
 }
 
@@ -227,6 +235,7 @@ TEST(DeviceApi, NoGpuIsAnError) {
   double dl = 0, du = 0;
   EXPECT_EQ(gpu_gtsv_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_gtsv_batch_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 1, &a, 1, &b, &dl, &du, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_STREQ(gpueig_last_backend(), "none");
   EXPECT_EQ(info, 99);
   EXPECT_EQ(a, 1.0);
@@ -255,6 +264,11 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(gpu_gtsv_dev(2, 1, a.get(), a.get(), nullptr, b.get(), 2, info.get(), st), -5);
   EXPECT_EQ(gpu_gtsv_dev(2, 1, a.get(), a.get(), a.get(), nullptr, 2, info.get(), st), -6);
   EXPECT_EQ(gpu_gtsv_batch_dev(2, 1, a.get(), a.get(), a.get(), b.get(), 2, nullptr, st), -8);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 2, nullptr, 2, b.get(), b.get(), nullptr, 1, info.get(), st), -4);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 2, a.get(), 2, nullptr, b.get(), nullptr, 1, info.get(), st), -6);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, a.get(), 3, b.get(), nullptr, nullptr, 1, info.get(), st), -7);
+  EXPECT_EQ(gpu_sytrd_dev('V', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 2, info.get(), st), -8);
+  EXPECT_EQ(gpu_sytrd_dev('N', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 1, nullptr, st), -10);
   if (!fake_device()) {  // host memory, pageable and pinned, is not the device's
     Vec host(4, 1.0);
     EXPECT_EQ(gpu_getrf_dev(2, 2, host.data(), 2, ipiv.get(), info.get(), st), -3);
@@ -263,6 +277,93 @@ TEST_F(WithDevice, PointerArguments) {
   }
   EXPECT_EQ(info.host()[0], 99);
   EXPECT_EQ(a.host(), Vec(4, 1.0));
+}
+
+// gpu_sytrd_dev over the symmetric zoo, both triangles, VECT 'N', 'V' and 'U': A only read, D and
+// E (and Q) by LAPACK's ratios (the eigenvalues of T against DSYEVD's of A; A = Q T Q^T and Q
+// orthogonal, dsyt21 / dort01), nothing written past N, N-1 or between N and LDQ. A NaN in the
+// triangle: the host recompute, so D and E are DSYTRD's to the bit.
+TEST_F(WithDevice, SytrdOverTheZoo) {
+  void *st = test_stream();
+  for (const std::string &kind : zoo::symmetric_kinds())
+    for (int n : {1, 2, 33, 200, 700})
+      for (char uplo : {'L', 'U'})
+        for (char vect : {'N', 'V', 'U'}) {
+          if (n == 700 && (kind != "random" || vect == 'U')) continue;
+          SCOPED_TRACE(kind + " n=" + std::to_string(n) + " uplo=" + uplo + " vect=" + vect);
+          const int lda = n + 2, ldq = vect == 'N' ? 1 : n + 1;
+          const Vec full = zoo::symmetric(kind, n, n, 11 * n + 3);
+          Vec a0(size_t(lda) * n, kPad);  // triangle uplo of full, the rest padding
+          for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+              if (uplo == 'L' ? i >= j : i <= j) a0[i + size_t(j) * lda] = full[i + size_t(j) * n];
+          const Vec q_in = vect == 'U' ? zoo::orthogonal(n, 5) : Vec();
+          Vec q0(size_t(ldq) * n, kPad);
+          if (vect == 'U')
+            for (int j = 0; j < n; ++j)
+              for (int i = 0; i < n; ++i) q0[i + size_t(j) * ldq] = q_in[i + size_t(j) * n];
+          Mem<double> a(a0), d(Vec(n + 1, kPad)), e(Vec(n, kPad)), q(q0);
+          Mem<int> info(std::vector<int>{99});
+          ASSERT_EQ(gpu_sytrd_dev(vect, uplo, n, a.get(), lda, d.get(), e.get(), q.get(), ldq, info.get(), st), 0);
+          ASSERT_EQ(info.host()[0], 0);
+          EXPECT_EQ(a.host(), a0) << "A written";
+          const Vec hd = d.host(), he = e.host(), hq = q.host();
+          EXPECT_EQ(hd[n], kPad) << "D written beyond N";
+          EXPECT_EQ(he[std::max(n - 1, 0)], kPad) << "E written beyond N-1";
+          for (int i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(hd[i]));
+          for (int i = 0; i + 1 < n; ++i) ASSERT_TRUE(std::isfinite(he[i]));
+          const Vec dv(hd.begin(), hd.begin() + n), ev(he.begin(), he.begin() + std::max(n - 1, 0));
+          Vec afull = full;
+          int lwork = -1, liwork = -1, iwork_q = 0, dinfo = 0;
+          double wq = 0;
+          Vec w(n);
+          dsyevd_("N", "L", &n, afull.data(), &n, w.data(), &wq, &lwork, &iwork_q, &liwork, &dinfo, 1, 1);
+          lwork = int(wq);
+          liwork = std::max(1, iwork_q);
+          Vec work(std::max(1, lwork));
+          std::vector<int> iwork(liwork);
+          dsyevd_("N", "L", &n, afull.data(), &n, w.data(), work.data(), &lwork, iwork.data(), &liwork, &dinfo, 1, 1);
+          ASSERT_EQ(dinfo, 0);
+          EXPECT_LE(ratios::eigenvalue_distance(ratios::tridiagonal_eigenvalues(dv, ev), w, n,
+                                                ratios::norm1(n, n, full.data(), n)),
+                    ratios::kThreshold);
+          if (vect != 'N') {
+            expect_padding(hq, n, ldq, n, "Q");
+            Vec qn(size_t(n) * n), target = full;
+            for (int j = 0; j < n; ++j)
+              for (int i = 0; i < n; ++i) qn[i + size_t(j) * n] = hq[i + size_t(j) * ldq];
+            if (vect == 'U') {  // Q_out = Q_in Q: Q_out T Q_out^T = Q_in A Q_in^T
+              Vec t1(size_t(n) * n, 0.0);
+              for (int j = 0; j < n; ++j)
+                for (int k = 0; k < n; ++k)
+                  for (int i = 0; i < n; ++i) t1[i + size_t(j) * n] += q_in[i + size_t(k) * n] * full[k + size_t(j) * n];
+              std::fill(target.begin(), target.end(), 0.0);
+              for (int j = 0; j < n; ++j)
+                for (int k = 0; k < n; ++k)
+                  for (int i = 0; i < n; ++i) target[i + size_t(j) * n] += t1[i + size_t(k) * n] * q_in[j + size_t(k) * n];
+            }
+            EXPECT_LE(ratios::tridiagonal_similarity(n, target.data(), n, dv.data(), ev.data(), qn.data(), n),
+                      ratios::kThreshold);
+            EXPECT_LE(ratios::orthogonality(n, n, qn.data(), n), ratios::kThreshold);
+          }
+        }
+}
+
+TEST_F(WithDevice, SytrdWithNanIsDsytrds) {
+  void *st = test_stream();
+  const int n = 40, lda = 40;
+  Vec a0 = zoo::symmetric("random", n, lda, 9);
+  a0[7 + size_t(3) * lda] = std::nan("");  // lower triangle
+  Vec ref = a0, rd(n), re(n - 1), tau(n - 1), work(64 * n);
+  int lwork = int(work.size()), rinfo = 0;
+  dsytrd_("L", &n, ref.data(), &lda, rd.data(), re.data(), tau.data(), work.data(), &lwork, &rinfo, 1);
+  Mem<double> a(a0), d(Vec(n, 0.0)), e(Vec(n - 1, 0.0));
+  Mem<int> info(std::vector<int>{99});
+  ASSERT_EQ(gpu_sytrd_dev('N', 'L', n, a.get(), lda, d.get(), e.get(), nullptr, 1, info.get(), st), 0);
+  EXPECT_EQ(info.host()[0], 0);
+  const Vec hd = d.host(), he = e.host();
+  EXPECT_EQ(std::memcmp(hd.data(), rd.data(), n * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(he.data(), re.data(), (n - 1) * sizeof(double)), 0);
 }
 
 TEST_F(WithDevice, QuickReturnsSetInfo) {

@@ -462,6 +462,35 @@ def test_tridiagonal_solves_on_device_arrays(lib):
         gpueig.gtsv(dev(dl[0].astype(np.float32)), dev(d[0]), dev(du[0]), dev(b[0]))
 
 
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_eigvalsh_on_device_arrays(lib):
+    """eigvalsh on CuPy arrays and PyTorch CUDA tensors (gpu_sytrd_dev): the same kind of array
+    back, values as SciPy's to LAPACK's tolerance, only the chosen triangle read, input untouched."""
+    dev, host = _device_arrays(lib)
+    for n in (1, 2, 40, 300, 1100):
+        for lower in (True, False):
+            a = rng.uniform(-1, 1, (n, n))
+            a = a + a.T
+            junk = a.copy()  # the other triangle must not matter
+            if lower:
+                junk[np.triu_indices(n, 1)] = 7.0
+            else:
+                junk[np.tril_indices(n, -1)] = 7.0
+            da = dev(junk)
+            w = gpueig.eigvalsh(da, lower=lower)
+            assert type(w) is type(da) and tuple(w.shape) == (n,)
+            ref = sla.eigvalsh(a)
+            assert np.max(np.abs(host(w) - ref)) <= 30 * n * EPS * max(1.0, np.abs(ref).max())
+            assert np.array_equal(host(da), junk)
+    assert tuple(gpueig.eigvalsh(dev(np.zeros((0, 0)))).shape) == (0,)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigvalsh(dev(np.array([[np.nan, 0.0], [0.0, 1.0]])))
+    with pytest.raises(ValueError, match="square"):
+        gpueig.eigvalsh(dev(np.ones((2, 3))))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.eigvalsh(dev(np.eye(3, dtype=np.float32)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
 def test_other_float_types_are_refused_not_converted(dtype):
     d, e = tridiagonal(6)

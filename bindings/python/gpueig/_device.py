@@ -1,6 +1,7 @@
 """The device path of getrf, getrs, gesv, gtsv and gtsv_batch (and of lu_factor, lu_solve, solve
-and solve_banded over them): CuPy arrays and PyTorch CUDA tensors go to the library's
-device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev, gpu_gtsv_batch_dev)
+and solve_banded over them) and of eigvalsh: CuPy arrays and PyTorch CUDA tensors go to the
+library's device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
+gpu_gtsv_batch_dev, gpu_sytrd_dev)
 on the array library's current stream, and the results come back as
 the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
 path; the inputs are never written. Each call reads the routine's INFO back from the device, so
@@ -53,6 +54,19 @@ class _Cupy:
     def device(self, x):
         return x.device.id
 
+    def triangle(self, x, lower):
+        return self.xp.tril(x) if lower else self.xp.triu(x)
+
+    def amax(self, x):
+        return float(self.xp.abs(x).max()) if x.size else 0.0
+
+    def to_host(self, x):
+        return self.xp.asnumpy(x)
+
+    def from_host(self, values, like):
+        with like.device:
+            return self.xp.asarray(values)
+
 
 class _Torch:
     def __init__(self):
@@ -99,6 +113,18 @@ class _Torch:
 
     def device(self, x):
         return x.device.index
+
+    def triangle(self, x, lower):
+        return self.torch.tril(x) if lower else self.torch.triu(x)
+
+    def amax(self, x):
+        return float(x.abs().max().item()) if x.numel() else 0.0
+
+    def to_host(self, x):
+        return x.cpu().numpy()
+
+    def from_host(self, values, like):
+        return self.torch.from_numpy(values).to(like.device)
 
 
 def kind_of(x):
@@ -289,3 +315,34 @@ def gtsv_batch(dl, d, du, b):
         err.system, err.row, err.x = (i - 1) // n, (i - 1) % n + 1, x
         raise err
     return x
+
+
+def eigvalsh(a, lower=True, check_finite=True):
+    """scipy.linalg.eigvalsh's values of a symmetric GPU array: the reduction in GPU memory
+    (gpu_sytrd_dev on the array library's stream), then bisection on d and e (gpu_stebz, O(n)
+    data through the host), w returned as the same kind of array on a's device."""
+    import numpy as np
+
+    k = kind_of(a)
+    if not k.dtype_ok(a):
+        raise TypeError(
+            f"a has dtype {a.dtype}: gpueig computes in float64 only; convert explicitly if a "
+            f"float64 result is what you want")
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"a must be a square 2-D array, got shape {tuple(a.shape)}")
+    n = _api._order(a.shape[0], "n")
+    if n == 0:
+        return k.from_host(np.empty(0), a)
+    tri = k.triangle(k.contiguous(a), lower)
+    if check_finite and not k.all_finite(tri):
+        raise ValueError("a must not contain infs or NaNs")
+    top = k.amax(tri)
+    # 2**-k bringing the largest |entry| into [0.5, 1), as the host path scales (exact).
+    s = 1.0 if top == 0.0 or not np.isfinite(top) else float(np.ldexp(1.0, -np.frexp(top)[1]))
+    work = k.fortran_copy(tri * s)
+    d, e, info = k.zeros(n), k.zeros(max(n - 1, 1)), k.zeros_int(1)
+    r = _api._lib().gpu_sytrd_dev(b"N", b"L" if lower else b"U", n, k.ptr(work), n, k.ptr(d), k.ptr(e),
+                                  None, 1, k.ptr(info), k.stream(a))
+    _call("sytrd_dev", r, ["vect", "uplo", "n", "a", "lda", "d", "e", "q", "ldq", "info", "stream"], k, a)
+    dh, eh = k.to_host(d), k.to_host(e)[:n - 1]
+    return k.from_host(_api.stebz(dh, eh).w / s, a)

@@ -30,6 +30,7 @@ _SIGNATURES = {
     "gpu_gesv_dev": (_c_int, [_c_int, _c_int, _vp, _c_int, _vp, _vp, _c_int, _vp, _vp]),
     "gpu_gtsv_dev": (_c_int, [_c_int, _c_int, _vp, _vp, _vp, _vp, _c_int, _vp, _vp]),
     "gpu_gtsv_batch_dev": (_c_int, [_c_int, _c_int, _vp, _vp, _vp, _vp, _c_int, _vp, _vp]),
+    "gpu_sytrd_dev": (_c_int, [_c_char, _c_char, _c_int, _vp, _c_int, _vp, _vp, _vp, _c_int, _vp, _vp]),
     "gpueig_version": (_c_char_p, []),
     "gpueig_gpu_available": (_c_int, []),
     "gpueig_last_backend": (_c_char_p, []),

@@ -42,7 +42,10 @@ def eigvalsh(a, lower=True, check_finite=True):
     """Eigenvalues of a real symmetric matrix, ascending, as scipy.linalg.eigvalsh(a) and
     numpy.linalg.eigvalsh(a): Givens tridiagonalization (gpu_sytrd_givens) and bisection
     (gpu_stebz), each on the GPU where it pays. Only the `lower` (default) or upper triangle
-    is read. The matrix is scaled by a power of two (exactly) for the computation.
+    is read. The matrix is scaled by a power of two (exactly) for the computation. A CuPy array
+    or PyTorch CUDA tensor is reduced in GPU memory on its library's current stream
+    (gpu_sytrd_dev; only d and e pass through the host) and w comes back as the same kind of
+    array on its device.
 
     Example::
 
@@ -56,6 +59,9 @@ def eigvalsh(a, lower=True, check_finite=True):
             tensor).
         GpueigError: a library error (e.g. GPUEIG_ERR_DEVICE with the GPU forced).
     """
+    if _api._on_gpu(a):  # CuPy / PyTorch CUDA: reduced in GPU memory (gpu_sytrd_dev)
+        from . import _device
+        return _device.eigvalsh(a, lower, check_finite)
     arr = _api._as_real(a, "a", 2)
     if arr.shape[0] != arr.shape[1]:
         raise ValueError(f"a must be square, got shape {arr.shape}")
