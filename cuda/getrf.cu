@@ -583,7 +583,6 @@ void *panel_kernel_of(int w, int r) {
   }
 }
 
-void *stream_panel_kernel_of(int) { return reinterpret_cast<void *>(stream_panel_kernel<kStreamW>); }
 
 // A launch of the panel kernel: its width, rows per thread, threads per block and blocks; or of
 // the streaming kernel (stream, rows 0).
@@ -719,12 +718,12 @@ struct Driver {
       // (choose gave kStreamW for every panel too tall for registers; its sub-panels are no taller)
       if (w > kStreamW) return Status::fail(Status::device_error, "panel_kernel: sub-panel too tall");
       p = streamed();
-      cap = kStreamW;
     }
     PanelArgs args{a, lda, h, w, ipiv, row_base, col_base, info, s, *tag};
     *tag += kBaseW;
     void *params[] = {&args};
-    void *fn = p.stream ? stream_panel_kernel_of(cap) : panel_kernel_of(cap, p.rows);
+    void *fn = p.stream ? reinterpret_cast<void *>(stream_panel_kernel<kStreamW>)
+                        : panel_kernel_of(cap, p.rows);
     const cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(unsigned(p.blocks)),
                                                       dim3(p.threads), params, 0, st);
     if (e == cudaErrorCooperativeLaunchTooLarge) {  // not sticky: the CPU can take over

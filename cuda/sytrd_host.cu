@@ -122,18 +122,15 @@ Status set_identity(cudaStream_t st, double *z, int64_t ldz, int64_t n) {
 
 namespace {
 
-// A reduction that overflowed (entries near DBL_MAX: a 64 x 64 block product can grow an entry
-// by up to 8x) is never returned: `unsafe`, and LAPACK recomputes it and gives its own answer
-// there. *flag is zero on entry (the NaN scan of A found nothing). Waits for st.
-Status finite_reduction(cudaStream_t st, int64_t n, const double *dd, const double *de,
-                        const double *dz, int *flag) {
-  Status s;
-  int bad = 0;
-  if (!(s = check_finite(st, dd, n, n, 1, flag)) ||
-      (n > 1 && !(s = check_finite(st, de, n, n - 1, 1, flag))) ||
-      (dz && !(s = check_finite(st, dz, n, n, n, flag))) || !(s = fetch_flag(st, flag, &bad)))
-    return s;
-  return bad ? Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK") : s;
+// Queues the scan of a reduction's outputs for NaN / Inf into *flag: a reduction that overflowed
+// (entries near DBL_MAX: a 64 x 64 block product can grow an entry by up to 8x) is never
+// returned; LAPACK recomputes it and gives its own answer there.
+Status scan_reduction(cudaStream_t st, int64_t n, const double *dd, const double *de,
+                      const double *dz, int *flag) {
+  Status s = check_finite(st, dd, n, n, 1, flag);
+  if (s && n > 1) s = check_finite(st, de, n, n - 1, 1, flag);
+  if (s && dz) s = check_finite(st, dz, n, n, n, flag);
+  return s;
 }
 
 // The device arrays of one reduction (the host call's and the device call's): the full copy of
@@ -179,9 +176,11 @@ struct ReductionBuffers {
 Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
                        const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
                        double *e) {
-  Status s = finite_reduction(ctx.stream(), n, dd, de, dz, flag);
-  if (!s) return s;
   cudaStream_t st = ctx.stream();
+  int bad = 0;
+  Status s = scan_reduction(st, n, dd, de, dz, flag);
+  if (!s || !(s = fetch_flag(st, flag, &bad))) return s;
+  if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK");
   if (!(s = download(ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
   if (n > 1 && !(s = download(ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
   // T must keep A's Frobenius norm and trace; checked before anything else is written (Q_in
@@ -244,29 +243,36 @@ Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, 
             "cudaMemcpy2DAsync");
   if (!s) return s;
   mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(b.a, n, n, uplo == 'U');
-  int bad = 0;
+  // A's verdict is read with the reduction's, at the end: one wait for the stream, not two (a
+  // NaN or Inf in A, rare, then costs a reduction that is thrown away; nothing in it iterates on
+  // the data).
   if (!(s = check_launch("sytrd mirror_kernel")) ||
       !(s = check(cudaMemsetAsync(b.flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
-      !(s = check_finite(st, b.a, n, n, n, b.flag)) || !(s = fetch_flag(st, b.flag, &bad)))
+      !(s = check_finite(st, b.a, n, n, n, b.flag)) ||
+      !(s = similarity_invariants(st, b.a, n, n, b.inv)))
     return s;
-  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: reduced by LAPACK on the host");
-  if (!(s = similarity_invariants(st, b.a, n, n, b.inv))) return s;
   if (vect == 'V' && !(s = set_identity(st, b.z, n, n))) return s;
   if (vect == 'U' &&
       !(s = check(cudaMemcpy2DAsync(b.z, n * kD, q, ldq * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
                   "cudaMemcpy2DAsync")))
     return s;
-  if (!(s = b.reduce(st, n, zmode)) || !(s = finite_reduction(st, n, b.d, b.e, b.z, b.flag))) return s;
+  if (!(s = b.reduce(st, n, zmode)) || !(s = scan_reduction(st, n, b.d, b.e, b.z, b.flag))) return s;
 
-  // T must keep A's norm and trace (check_reduction's test, on the caller's stream).
+  // The verdicts (A and the reduction finite; T keeps A's norm and trace, check_reduction's test)
+  // read in one trip, on the caller's stream.
   std::vector<double> hd(n), he(std::max<int64_t>(n - 1, 1));
   SimilarityInvariants inv{};
-  if (!(s = check(cudaMemcpyAsync(hd.data(), b.d, n * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+  int bad = 0;
+  if (!(s = check(cudaMemcpyAsync(&bad, b.flag, sizeof(int), cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
+      !(s = check(cudaMemcpyAsync(hd.data(), b.d, n * kD, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
       (n > 1 && !(s = check(cudaMemcpyAsync(he.data(), b.e, (n - 1) * kD, cudaMemcpyDeviceToHost, st),
                             "cudaMemcpyAsync"))) ||
       !(s = check(cudaMemcpyAsync(&inv, b.inv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
       !(s = check(cudaStreamSynchronize(st), "sytrd")))
     return s;
+  if (bad)
+    return Status::fail(Status::unsafe,
+                        "A holds NaN or Inf entries, or the GPU reduction overflowed: recomputed by LAPACK on the host");
   if (!keeps_invariants(inv, n, hd.data(), he.data()))
     return Status::fail(Status::unsafe,
                         "the GPU's T does not keep A's Frobenius norm and trace: recomputed by LAPACK on the host");

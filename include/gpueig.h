@@ -421,8 +421,9 @@ GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, doub
  * N = 0: INFO = 0. The GPU method of gpu_sytrd_givens, with its checks: a triangle with a NaN or
  * an infinite entry, or a reduction that is not finite or does not keep A's Frobenius norm and
  * trace, is recomputed by LAPACK DSYTRD (+ DORGTR) on the host (A, and Q_in for 'U', copied down;
- * D, E, Q copied up), as the host API recomputes it. The call waits for STREAM: the checks'
- * verdicts are read on the host (O(N) data) after the NaN scan and after the reduction. Device
+ * D, E, Q copied up), as the host API recomputes it. The call waits for STREAM once, at its end: the
+ * checks' verdicts are read on the host (O(N) data), so a NaN in A is found after the reduction
+ * (which is then thrown away). Device
  * workspace: N^2 doubles for the copy of A (2 N^2 with Q) and the method's own. */
 GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int lda, double *d,
                              double *e, double *q, int ldq, int *info, void *stream);
