@@ -373,6 +373,84 @@ void bench_stebz(const StebzCase &c) {
                     ratios::eigenvalue_distance(a, b, n, tnorm), -1, 0});
 }
 
+// The device-pointer twins of stebz and stein (arrays already in device memory, work on the
+// bench's stream, the outputs waited for) against the host calls (GPU forced), interleaved,
+// medians of 5 after a warm-up: what the device API costs or saves. Both do the same O(n) host
+// bookkeeping; the host stein call also brings Z (n x m doubles) back, the device call leaves it.
+void bench_tridiagonal_dev(cudaStream_t s, bool quick) {
+  std::vector<int> sizes = {1024, 4096, 16384};
+  if (quick) sizes = {1024, 4096};
+  gpueig_set_backend("gpu");
+  for (int n : sizes) {
+    const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 43);
+    double *dd, *de, *dw, *dz;
+    int *dib, *dis, *dinfo, *dfail;
+    const int mz = std::min(n, 1024);  // eigenvectors: the smallest mz
+    CUDA_OK(cudaMalloc(&dd, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&de, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&dw, n * sizeof(double)));
+    CUDA_OK(cudaMalloc(&dz, size_t(n) * mz * sizeof(double)));
+    CUDA_OK(cudaMalloc(&dib, n * sizeof(int)));
+    CUDA_OK(cudaMalloc(&dis, n * sizeof(int)));
+    CUDA_OK(cudaMalloc(&dfail, n * sizeof(int)));
+    CUDA_OK(cudaMalloc(&dinfo, sizeof(int)));
+    CUDA_OK(cudaMemcpy(dd, t.d.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(de, t.e.data(), (n - 1) * sizeof(double), cudaMemcpyHostToDevice));
+    std::vector<double> w(n), z(size_t(n) * mz);
+    std::vector<int> ib(n), is(n), fail(n);
+    for (const int last : {n, std::max(1, n / 100)}) {
+      const char range = last == n ? 'A' : 'I';
+      int m = 0, ns = 0, m2 = 0, ns2 = 0;
+      std::vector<double> host_t, dev_t;
+      for (int r = 0; r <= 5; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        gpu_stebz(range, 'B', n, 0, 0, 1, last, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data());
+        auto t1 = std::chrono::steady_clock::now();
+        gpu_stebz_dev(range, 'B', n, 0, 0, 1, last, 0.0, dd, de, &m2, &ns2, dw, dib, dis, dinfo, s);
+        CUDA_OK(cudaStreamSynchronize(s));
+        auto t2 = std::chrono::steady_clock::now();
+        if (r == 0) continue;
+        host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+      }
+      std::vector<double> wd(m2);
+      CUDA_OK(cudaMemcpy(wd.data(), dw, m2 * sizeof(double), cudaMemcpyDeviceToHost));
+      const bool same = m == m2 && std::equal(wd.begin(), wd.end(), w.begin());
+      std::printf("  stebz device-pointer API: n=%6d %s  gpu_stebz_dev %8.3f ms  gpu_stebz %8.3f ms  (%.3fx)%s\n", n,
+                  range == 'A' ? "all      " : "first 1% ", median(dev_t), median(host_t), median(dev_t) / median(host_t),
+                  same ? "" : "  RESULTS DIFFER");
+    }
+    // Inverse iteration for the smallest mz eigenvalues (ORDER 'B' from the host call).
+    int m = 0, ns = 0;
+    gpu_stebz('I', 'B', n, 0, 0, 1, mz, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data());
+    CUDA_OK(cudaMemcpy(dw, w.data(), m * sizeof(double), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dib, ib.data(), m * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dis, is.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    std::vector<double> host_t, dev_t;
+    for (int r = 0; r <= 5; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      gpu_stein(n, t.d.data(), t.e.data(), m, w.data(), ib.data(), is.data(), z.data(), n, fail.data());
+      auto t1 = std::chrono::steady_clock::now();
+      gpu_stein_dev(n, dd, de, m, dw, dib, dis, dz, n, dfail, dinfo, s);
+      CUDA_OK(cudaStreamSynchronize(s));
+      auto t2 = std::chrono::steady_clock::now();
+      if (r == 0) continue;
+      host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
+    std::vector<double> zd(size_t(n) * m);
+    CUDA_OK(cudaMemcpy(zd.data(), dz, zd.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    double diff = 0;
+    for (size_t i = 0; i < zd.size(); ++i) diff = std::max(diff, std::fabs(zd[i] - z[i]));
+    std::printf("  stein device-pointer API: n=%6d m=%5d  gpu_stein_dev %8.3f ms  gpu_stein %8.3f ms  (%.3fx)  "
+                "max |Z_dev - Z_host| %.1e\n",
+                n, m, median(dev_t), median(host_t), median(dev_t) / median(host_t), diff);
+    cudaFree(dd), cudaFree(de), cudaFree(dw), cudaFree(dz);
+    cudaFree(dib), cudaFree(dis), cudaFree(dfail), cudaFree(dinfo);
+  }
+  gpueig_set_backend("auto");
+}
+
 // Device time of the bracketing search alone, for several search geometries (G threads per
 // eigenvalue x C shifts per thread, DLAEBZ's count or the division-free one), on one random
 // block: the data behind stebz_geometry().
@@ -499,7 +577,8 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, only_sytrd = false,
-       sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false;
+       sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false,
+       only_dev_api = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -512,8 +591,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
     else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
     else if (!std::strcmp(argv[i], "--stein")) only_stein = true;
+    else if (!std::strcmp(argv[i], "--dev-api")) only_dev_api = true;
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api]\n", argv[0]);
       return 2;
     }
   }
@@ -530,6 +610,10 @@ int main(int argc, char **argv) {
   SPARSE_OK(cusparseSetStream(sp, s));
 
   double copy = copy_bandwidth_gbps(s);
+  if (only_dev_api) {
+    bench_tridiagonal_dev(s, quick);
+    return 0;
+  }
   if (only_stein) {
     bench::bench_stein(quick);
     print_and_save(json, prop.name, copy, -1);

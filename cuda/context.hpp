@@ -98,7 +98,11 @@ bool device_stream(void *stream);
 // the call ends.
 class CallerStream {
  public:
-  explicit CallerStream(void *stream) : st_(static_cast<cudaStream_t>(stream)) {}
+  // NULL (the legacy default stream, CuPy's and PyTorch's default) becomes cudaStreamLegacy, its
+  // explicit handle: helpers that read a null stream as "the context's own" (staging.hpp) would
+  // otherwise queue the call's transfers on another stream than its kernels.
+  explicit CallerStream(void *stream)
+      : st_(stream ? static_cast<cudaStream_t>(stream) : cudaStreamLegacy) {}
   ~CallerStream();
   CallerStream(const CallerStream &) = delete;
   CallerStream &operator=(const CallerStream &) = delete;
@@ -109,6 +113,8 @@ class CallerStream {
     return s ? blas(handle) : s;
   }
   cudaStream_t stream() const { return st_; }
+  // The thread's context (after enter()): its pinned ring stages the call's transfers.
+  Context &context() const { return *ctx_; }
   Status blas(cublasHandle_t *handle);
 
  private:

@@ -1,5 +1,6 @@
 // The hardware as the host side's Device: each method is the routine's GPU half (cuda/*.cu).
 #include "context.hpp"
+#include "device_util.hpp"
 #include "hardware.hpp"
 
 namespace gpueig::gpu {
@@ -79,6 +80,26 @@ class Hardware final : public Device {
   Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
                    double *e, double *q, int64_t ldq, int *info, void *stream) override {
     return gpu::sytrd_dev(vect, uplo, n, a, lda, d, e, q, ldq, info, stream);
+  }
+  Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+                   const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock, int *isplit,
+                   int *info, void *stream) override {
+    return gpu::stebz_dev(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, info,
+                          stream);
+  }
+  Status stein_dev(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+                   const int *isplit, double *z, int64_t ldz, int *ifail, int *info, void *stream) override {
+    return gpu::stein_dev(n, d, e, m, w, iblock, isplit, z, ldz, ifail, info, stream);
+  }
+  Status download_arrays(const std::vector<ToHost> &pieces, void *stream) override {
+    CallerStream call(stream);
+    Status s = call.enter();
+    return s ? download_packed(call, pieces) : s;
+  }
+  Status upload_arrays(const std::vector<ToDevice> &pieces, void *stream) override {
+    CallerStream call(stream);
+    Status s = call.enter();
+    return s ? upload_packed(call, pieces) : s;
   }
   Status download_matrix(double *host, int64_t ldh, const double *dev, int64_t ldd, int64_t rows,
                          int64_t cols, void *stream) override {

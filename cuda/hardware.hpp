@@ -44,6 +44,12 @@ Status zero_info(int *info, void *stream);
 Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
              const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
              int *isplit, int *info);
+// The device twins of stebz (cuda/stebz.cu) and stein (cuda/stein.cu).
+Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+                 const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock,
+                 int *isplit, int *info, void *stream);
+Status stein_dev(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+                 const int *isplit, double *z, int64_t ldz, int *ifail, int *info, void *stream);
 Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
                              const std::function<Status(int)> &then);
 

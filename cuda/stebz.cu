@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "hardware.hpp"
 #include "workspace.hpp"
 #include "stebz.hpp"
@@ -351,32 +352,27 @@ Status bracket_on_device(const DeviceT &dev, const phases::Plan &plan, int64_t n
   return Status::success();
 }
 
-// DSTEBZ's outputs (M = ev.w.size()).
-Status finish(const phases::Split &sp, const phases::Eigenvalues &ev, int info, int *m_out,
-              int *nsplit_out, double *w_out, int *iblock_out, int *isplit_out, int *info_out) {
-  *m_out = static_cast<int>(ev.w.size());
-  *nsplit_out = sp.nsplit();
-  std::copy(sp.isplit.begin(), sp.isplit.end(), isplit_out);
-  std::copy(ev.w.begin(), ev.w.end(), w_out);
-  std::copy(ev.iblock.begin(), ev.iblock.end(), iblock_out);
-  *info_out = info;
-  return Status::success();
-}
+// DSTEBZ's results as the host holds them at the end (M = ev.w.size()).
+struct Outcome {
+  phases::Split sp;
+  phases::Eigenvalues ev;
+  int info = 0;
+};
 
-}  // namespace
-
-Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
-             const double *d, const double *e, int *m_out, int *nsplit_out, double *w_out,
-             int *iblock_out, int *isplit_out, int *info_out) {
+// DSTEBZ's phases on host arrays D and E, the device's work queued on `st` (which the call waits
+// for: the host phases read the brackets).
+Status stebz_on(cudaStream_t st, char range, char order, int n, double vl, double vu, int il,
+                int iu, double abstol, const double *d, const double *e, Outcome &out) {
   const phases::Request q = phases::request(range, order, n, vl, vu, il, iu, abstol);
   if (n == 1) {  // DSTEBZ's special case; nothing for a GPU to do
-    const phases::Split one{{}, {1}, 0.0};
-    return finish(one, phases::order_one(q, d[0]), 0, m_out, nsplit_out, w_out, iblock_out,
-                  isplit_out, info_out);
+    out.sp = phases::Split{{}, {1}, 0.0};
+    out.ev = phases::order_one(q, d[0]);
+    return Status::success();
   }
 
   // 1. Splitting and PIVMIN.
-  const phases::Split sp = phases::split(n, d, e);
+  out.sp = phases::split(n, d, e);
+  const phases::Split &sp = out.sp;
   // Where some E(i)^2 overflows, PIVMIN is infinite and DSTEBZ's bisection cannot converge
   // (INFO = 1); the GPU's counts, on T scaled to about 1, would report success with eigenvalues
   // bracketed to an infinite tolerance. DSTEBZ's own arithmetic answers instead.
@@ -384,16 +380,12 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     return Status::fail(Status::unsafe, "E(i)^2 overflows: DSTEBZ on the CPU, as LAPACK would");
   const bool by_index = phases::by_index(q, sp);
 
-  DeviceScope scope;
-  Context *ctx = nullptr;
-  Status s = enter(scope, ctx);
-  if (!s) return s;
-  const cudaStream_t st = ctx->stream();
   const SturmScale sc = sturm_scale(sp.rows.data(), n, sp.pivmin);
   std::vector<SturmRow> scaled(n);
   for (int j = 0; j < n; ++j) scaled[j] = {sp.rows[j].d * sc.c, sp.rows[j].e2 * sc.c * sc.c};
   const phases::WorkspaceLayout lay = phases::workspace_layout(n, sp.nsplit());
   Workspace work(st);
+  Status s;
   if (!(s = work.allocate(lay.bytes))) return s;
   const DeviceT dev{st,
                     sc,
@@ -414,8 +406,10 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
     StebzBracket found[2];
     if (!(s = locate_on_device(dev, is.targets, found))) return s;
     iv = phases::index_interval(q, sp, is, found);
-    if (!iv.valid) return finish(sp, {}, 4, m_out, nsplit_out, w_out, iblock_out, isplit_out,
-                                 info_out);
+    if (!iv.valid) {
+      out.info = 4;
+      return Status::success();
+    }
   }
 
   // 3. The plan; 4. the device's bracketing of every eigenvalue in it.
@@ -432,8 +426,49 @@ Status stebz(char range, char order, int n, double vl, double vu, int il, int iu
   const bool toofew = q.irange == 3 && !by_index &&
                       phases::discard(q, iv, plan.nwl, plan.nwu, plan.out);
   phases::order(q, sp.nsplit(), plan.out);
-  return finish(sp, plan.out, (ncnvrg ? 1 : 0) + (toofew ? 2 : 0), m_out, nsplit_out, w_out,
-                iblock_out, isplit_out, info_out);
+  out.ev = std::move(plan.out);
+  out.info = (ncnvrg ? 1 : 0) + (toofew ? 2 : 0);
+  return Status::success();
+}
+
+}  // namespace
+
+Status stebz(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+             const double *d, const double *e, int *m_out, int *nsplit_out, double *w_out,
+             int *iblock_out, int *isplit_out, int *info_out) {
+  DeviceScope scope;
+  Context *ctx = nullptr;
+  Status s = enter(scope, ctx);
+  Outcome o;
+  if (!s || !(s = stebz_on(ctx->stream(), range, order, n, vl, vu, il, iu, abstol, d, e, o))) return s;
+  *m_out = static_cast<int>(o.ev.w.size());
+  *nsplit_out = o.sp.nsplit();
+  std::copy(o.sp.isplit.begin(), o.sp.isplit.end(), isplit_out);
+  std::copy(o.ev.w.begin(), o.ev.w.end(), w_out);
+  std::copy(o.ev.iblock.begin(), o.ev.iblock.end(), iblock_out);
+  *info_out = o.info;
+  return Status::success();
+}
+
+// The device twin: the same phases on the caller's stream, the outputs queued up to the caller's
+// arrays on it in one packed transfer.
+Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+                 const double *d, const double *e, int *m_out, int *nsplit_out, double *w_out,
+                 int *iblock_out, int *isplit_out, int *info_out, void *stream) {
+  CallerStream call(stream);
+  Status s = call.enter();
+  const cudaStream_t st = call.stream();
+  Outcome o;
+  if (!s || !(s = stebz_on(st, range, order, n, vl, vu, il, iu, abstol, d, e, o))) return s;
+  const size_t m = o.ev.w.size(), ns = o.sp.isplit.size();
+  if (!(s = upload_packed(call, {{w_out, o.ev.w.data(), m * sizeof(double)},
+                                 {iblock_out, o.ev.iblock.data(), m * sizeof(int)},
+                                 {isplit_out, o.sp.isplit.data(), ns * sizeof(int)},
+                                 {info_out, &o.info, sizeof(int)}})))
+    return s;
+  *m_out = static_cast<int>(m);
+  *nsplit_out = o.sp.nsplit();
+  return Status::success();
 }
 
 }  // namespace gpueig::gpu

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "device_util.hpp"
 #include "hardware.hpp"
 #include "staging.hpp"
 #include "stedc.hpp"
@@ -70,16 +71,43 @@ __global__ void copy_columns_kernel(const double *vecs, int64_t len, int64_t i0,
   if (i == 0) converged[first + k] = 1;
 }
 
+// IFAIL and INFO from the flags, as DSTEIN writes them: IFAIL(1..INFO) the 1-based indices of the
+// vectors that did not converge, in order, zero after. One block: each thread counts a contiguous
+// run of flags, a scan of the counts places its indices.
+constexpr int kFailThreads = 1024;
+__global__ void __launch_bounds__(kFailThreads) failures_kernel(const int *conv, int m, int *ifail, int *info) {
+  __shared__ int before[kFailThreads];
+  const int t = threadIdx.x;
+  const int64_t run = (int64_t(m) + kFailThreads - 1) / kFailThreads;
+  const int64_t lo = std::min<int64_t>(m, t * run), hi = std::min<int64_t>(m, lo + run);
+  int count = 0;
+  for (int64_t j = lo; j < hi; ++j) count += conv[j] == 0;
+  before[t] = count;
+  __syncthreads();
+  for (int off = 1; off < kFailThreads; off <<= 1) {  // inclusive scan (Hillis-Steele)
+    const int v = t >= off ? before[t - off] : 0;
+    __syncthreads();
+    before[t] += v;
+    __syncthreads();
+  }
+  const int total = before[kFailThreads - 1];
+  int at = before[t] - count;
+  for (int64_t j = lo; j < hi; ++j)
+    if (conv[j] == 0) ifail[at++] = int(j + 1);
+  for (int64_t j = total + t; j < m; j += kFailThreads) ifail[j] = 0;
+  if (t == 0) *info = total;
+}
+
 unsigned blocks_for(int64_t count, int threads) {
   return static_cast<unsigned>(std::max<int64_t>(1, (count + threads - 1) / threads));
 }
 
 }  // namespace
 
-Status stein_device(Context &ctx, int n, const double *d, const double *e, const double *dd,
-                    const double *de, int m, const double *w, const double *dw, const int *iblock,
-                    const int *isplit, double *dz, int64_t ldz, int *conv) {
-  cudaStream_t st = ctx.stream();
+Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, const double *e,
+                    const double *dd, const double *de, int m, const double *w, const double *dw,
+                    const int *iblock, const int *isplit, double *dz, int64_t ldz, int *conv) {
+  cudaStream_t st = caller ? caller->stream() : ctx.stream();
   const std::vector<ph::Cluster> cl = ph::clusters(d, e, m, w, iblock, isplit);
   bool large = false;
   int64_t widest = 1;
@@ -89,7 +117,7 @@ Status stein_device(Context &ctx, int n, const double *d, const double *e, const
   }
   Status s;
   cublasHandle_t blas = nullptr;
-  if (large && !(s = ctx.blas(&blas))) return s;
+  if (large && !(s = caller ? caller->blas(&blas) : ctx.blas(&blas))) return s;
 
   const int64_t nn = n;
   WorkspacePlan plan;
@@ -121,7 +149,7 @@ Status stein_device(Context &ctx, int n, const double *d, const double *e, const
             !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
           return s;
         vals.resize(c.len);
-        if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1)))
+        if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1, st)))
           cached = c.begin;
         if (!s) return s;
       }
@@ -137,7 +165,7 @@ Status stein_device(Context &ctx, int n, const double *d, const double *e, const
   }
   if (!tasks.empty()) {
     if (!(s = upload(ctx, dtasks, tasks.size() * sizeof(Task), tasks.data(), tasks.size() * sizeof(Task),
-                     tasks.size() * sizeof(Task), 1)))
+                     tasks.size() * sizeof(Task), 1, st)))
       return s;
     const int64_t warps = std::min<int64_t>(kWarpSlots, int64_t(tasks.size()));
     clusters_kernel<<<blocks_for(warps * 32, kThreads), kThreads, 0, st>>>(
@@ -166,7 +194,7 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
   if (!(s = upload(*ctx, dd, nn * kD, d, nn * kD, nn * kD, 1)) ||
       (n > 1 && !(s = upload(*ctx, de, nn * kD, e, nn * kD, (nn - 1) * kD, 1))) ||
       !(s = upload(*ctx, dw, m * kD, w, m * kD, m * kD, 1)) ||
-      !(s = stein_device(*ctx, n, d, e, dd, de, m, w, dw, iblock, isplit, dz, nn, conv)))
+      !(s = stein_device(*ctx, nullptr, n, d, e, dd, de, m, w, dw, iblock, isplit, dz, nn, conv)))
     return s;
   std::vector<int> ok(m);
   if (!(s = download(*ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1))) return s;
@@ -177,6 +205,30 @@ Status stein(int n, const double *d, const double *e, int m, const double *w, co
     if (!ok[j]) ifail[failed++] = j + 1;
   *info = failed;
   return Status::success();
+}
+
+// The device twin: T and W (checked and scaled on the host) up into workspace, the vectors straight
+// into the caller's Z, IFAIL and INFO made on the device; all on the caller's stream.
+Status stein_dev(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+                 const int *isplit, double *z, int64_t ldz, int *ifail, int *info, void *stream) {
+  CallerStream call(stream);
+  Status s = call.enter();
+  if (!s) return s;
+  cudaStream_t st = call.stream();
+  const int64_t nn = n;
+  WorkspacePlan plan;
+  const size_t o_d = plan.add_array<double>(nn), o_e = plan.add_array<double>(nn), o_w = plan.add_array<double>(m);
+  const size_t o_conv = plan.add_array<int>(m);
+  Workspace buf(st);
+  if (!(s = buf.allocate(plan))) return s;
+  double *dd = buf.at<double>(o_d), *de = buf.at<double>(o_e), *dw = buf.at<double>(o_w);
+  int *conv = buf.at<int>(o_conv);
+  constexpr size_t kD = sizeof(double);
+  if (!(s = upload_packed(call, {{dd, d, nn * kD}, {de, e, (nn - 1) * kD}, {dw, w, m * kD}})) ||
+      !(s = stein_device(call.context(), &call, n, d, e, dd, de, m, w, dw, iblock, isplit, z, ldz, conv)))
+    return s;
+  failures_kernel<<<1, kFailThreads, 0, st>>>(conv, m, ifail, info);
+  return check_launch("stein failures_kernel");
 }
 
 }  // namespace gpueig::gpu

@@ -93,7 +93,7 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   double *dw = vbuf.at<double>(o_w), *dz = vbuf.at<double>(o_z), *dout = vbuf.at<double>(o_out);
   int *conv = vbuf.at<int>(o_conv), *dperm = vbuf.at<int>(o_perm);
   if (!(s = upload(*ctx, dw, mm * kD, vals.data(), mm * kD, mm * kD, 1)) ||
-      !(s = stein_device(*ctx, int(n), t.d.data(), t.e.data(), r.d, r.e, mm, vals.data(), dw, iblock.data(),
+      !(s = stein_device(*ctx, nullptr, int(n), t.d.data(), t.e.data(), r.d, r.e, mm, vals.data(), dw, iblock.data(),
                          isplit.data(), dz, n, conv)))
     return s;
   std::vector<int> ok(mm);

@@ -378,7 +378,8 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  * conditions the host API finds by reading an array, such as an IPIV entry out of range) is
  * written to the device int INFO on STREAM, as cuSOLVER's devInfo. The backend policy does not
  * apply: the data is on the device, and so is the work; there is no CPU fallback (gpu_sytrd_dev
- * alone recomputes a reduction it cannot trust with LAPACK on the host, as documented there).
+ * recomputes a reduction it cannot trust, and gpu_stebz_dev a T whose E(i)^2 overflow, with
+ * LAPACK on the host, as documented there).
  * ------------------------------------------------------------------------------------------- */
 
 /* gpu_getrf_dev: gpu_getrf_crout on device memory (LAPACK analogue: DGETRF; cuSOLVER's
@@ -427,6 +428,38 @@ GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, doub
  * workspace: N^2 doubles for the copy of A (2 N^2 with Q) and the method's own. */
 GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int lda, double *d,
                              double *e, double *q, int ldq, int *info, void *stream);
+
+/* gpu_stebz_dev: gpu_stebz on device memory (DSTEBZ).
+ *  1 RANGE .. 8 ABSTOL [in] as gpu_stebz.   9 D (N), 10 E (N-1) [in] device: left unchanged.
+ * 11 M, 12 NSPLIT [out] host ints: as gpu_stebz (0 when INFO < 0).
+ * 13 W (N), 14 IBLOCK (N), 15 ISPLIT (N) [out] device: as gpu_stebz, W(1..M), IBLOCK(1..M),
+ *    ISPLIT(1..NSPLIT) written.
+ * 16 INFO [out] device int: DSTEBZ's INFO (0..4), or -9 (-10) for a NaN or infinite entry of D
+ *    (E), as gpu_stebz returns them (nothing else written then).  17 STREAM [in].
+ * N = 0: M = NSPLIT = 0, INFO = 0. The method of gpu_stebz: DSTEBZ's O(N) bookkeeping on the
+ * host, every wanted eigenvalue bracketed on the device. So the call waits for STREAM: D and E
+ * come down first (2N doubles), the outputs go up at the end (queued on STREAM; the call returns
+ * without waiting for them). Where DSTEBZ's own arithmetic must answer (some E(i)^2 overflows),
+ * LAPACK DSTEBZ runs on the host copies. Device workspace: O(N). */
+GPUEIG_API int gpu_stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu,
+                             double abstol, const double *d, const double *e, int *m, int *nsplit,
+                             double *w, int *iblock, int *isplit, int *info, void *stream);
+
+/* gpu_stein_dev: gpu_stein on device memory (DSTEIN).
+ *  1 N [in].  2 D (N), 3 E (N-1) [in] device.  4 M [in] 0 <= M <= N.
+ *  5 W (M), 6 IBLOCK (M), 7 ISPLIT (N) [in] device: as gpu_stein.
+ *  8 Z [out] (LDZ, M) device.  9 LDZ [in] LDZ >= max(1, N).  10 IFAIL [out] (M) device.
+ * 11 INFO [out] device int: gpu_stein's INFO (0, or i > 0 vectors that failed), or the negative
+ *    INFO gpu_stein returns for data it rejects (-2 D, -3 E, -5 W not finite or not ascending
+ *    within a block, -6 IBLOCK, -7 ISPLIT), Z and IFAIL unwritten then.  12 STREAM [in].
+ * N = 0 or M = 0: INFO = 0, no array but INFO referenced. The method of gpu_stein: D, E, W,
+ * IBLOCK and ISPLIT come down (O(N) data: the clusters are planned on the host, so the call waits
+ * for STREAM), T and W are scaled as gpu_stein scales them, and the vectors are computed into Z on
+ * the device; IFAIL and INFO are written on the device. Device workspace: about 1024 x 5 N
+ * doubles, and for a cluster solved by divide and conquer its block's. */
+GPUEIG_API int gpu_stein_dev(int n, const double *d, const double *e, int m, const double *w,
+                             const int *iblock, const int *isplit, double *z, int ldz, int *ifail,
+                             int *info, void *stream);
 
 /* gpu_gtsv_dev: gpu_gtsv_pcr on device memory (DGTSV; cuSPARSE's cusparseDgtsv2).
  *  1 N, 2 NRHS [in] as gpu_gtsv_pcr.  3 DL (N-1), 4 D (N), 5 DU (N-1) [in] device: left

@@ -6,6 +6,7 @@
 // forced, outputs untouched or (in getrf's and gtsv's streamed paths, sytrd's VECT = 'U')
 // partly written, a device lost for the rest of the process.
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <cfloat>
 #include <climits>
@@ -411,6 +412,29 @@ class Fake final : public Device {
                        int64_t cols, void *) override {
     Status s = start(false);
     if (s) copy_columns(rows, cols, host, ldh, dev, ldd);
+    return s;
+  }
+
+  // The host calls' contracts, in place (stebz and stein write their outputs only on success).
+  Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
+                   const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock, int *isplit,
+                   int *info, void *) override {
+    return stebz(range, order, n, vl, vu, il, iu, abstol, d, e, m, nsplit, w, iblock, isplit, info);
+  }
+  Status stein_dev(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
+                   const int *isplit, double *z, int64_t ldz, int *ifail, int *info, void *) override {
+    return stein(n, d, e, m, w, iblock, isplit, z, int(ldz), ifail, info);
+  }
+  Status download_arrays(const std::vector<ToHost> &pieces, void *) override {
+    Status s = start(false);
+    if (s)
+      for (const ToHost &p : pieces) std::memcpy(p.host, p.dev, p.bytes);
+    return s;
+  }
+  Status upload_arrays(const std::vector<ToDevice> &pieces, void *) override {
+    Status s = start(false);
+    if (s)
+      for (const ToDevice &p : pieces) std::memcpy(p.dev, p.host, p.bytes);
     return s;
   }
 

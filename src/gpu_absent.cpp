@@ -76,6 +76,17 @@ class Absent final : public Device {
     return none();
   }
 
+  Status stebz_dev(char, char, int, double, double, int, int, double, const double *, const double *, int *,
+                   int *, double *, int *, int *, int *, void *) override {
+    return none();
+  }
+  Status stein_dev(int, const double *, const double *, int, const double *, const int *, const int *, double *,
+                   int64_t, int *, int *, void *) override {
+    return none();
+  }
+  Status download_arrays(const std::vector<ToHost> &, void *) override { return none(); }
+  Status upload_arrays(const std::vector<ToDevice> &, void *) override { return none(); }
+
  private:
   static Status none() { return Status::fail(Status::unavailable, kWhy); }
 };

@@ -32,6 +32,18 @@ struct BatchOutcome {
   int info;
 };
 
+// One array of a packed transfer (Device::download_arrays, upload_arrays).
+struct ToHost {
+  void *host;
+  const void *dev;
+  size_t bytes;
+};
+struct ToDevice {
+  void *dev;
+  const void *host;
+  size_t bytes;
+};
+
 // The tridiagonal forms of the two half blocks of a symmetric Toeplitz matrix (Device::
 // toeplitz_tridiagonals).
 struct ToeplitzHalves {
@@ -166,6 +178,23 @@ class Device {
   // the checks' verdicts are read on the host.
   virtual Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
                            double *e, double *q, int64_t ldq, int *info, void *stream) = 0;
+  // DSTEBZ (as stebz) on D and E the caller copied down (host, finite, n >= 1): the searches
+  // queued on `stream`, W (*m entries), IBLOCK (*m), ISPLIT (*nsplit) and *info (DSTEBZ's INFO)
+  // device arrays written on `stream`, *m and *nsplit on the host, all only on ok. `unsafe` as
+  // stebz. Waits for `stream` (the bookkeeping is the host's).
+  virtual Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu,
+                           double abstol, const double *d, const double *e, int *m, int *nsplit,
+                           double *w, int *iblock, int *isplit, int *info, void *stream) = 0;
+  // DSTEIN (as stein) on D, E, W, IBLOCK, ISPLIT the caller copied down, checked and scaled
+  // (host; n, m >= 1): Z (device, ldz, m columns), IFAIL (device, m) and *info (device) written on
+  // `stream` only on ok.
+  virtual Status stein_dev(int n, const double *d, const double *e, int m, const double *w,
+                           const int *iblock, const int *isplit, double *z, int64_t ldz, int *ifail,
+                           int *info, void *stream) = 0;
+  // Small arrays (bytes a multiple of 4) between device memory and the host in one transfer, in
+  // order on `stream`: download waits for it; upload returns once the host data is taken.
+  virtual Status download_arrays(const std::vector<ToHost> &pieces, void *stream) = 0;
+  virtual Status upload_arrays(const std::vector<ToDevice> &pieces, void *stream) = 0;
   // rows x cols doubles between device memory (leading dimension ldd) and the host (ldh), in
   // order on `stream` and waited for (the host recompute of a device call).
   virtual Status download_matrix(double *host, int64_t ldh, const double *dev, int64_t ldd,

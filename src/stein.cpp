@@ -8,6 +8,7 @@
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "gpueig.h"
 #include "lapack.hpp"
@@ -66,16 +67,71 @@ double stein_scale(int n, const double *d, const double *e) {
                            std::min(std::sqrt(1 / smlnum), 1 / std::sqrt(std::sqrt(kSafmin))));
 }
 
+// The scalar checks gpu_stein and gpu_stein_dev share: 0 or -i.
+int stein_arguments(int n, int m, int ldz) {
+  if (n < 0) return -1;
+  if (m < 0 || m > n) return -4;
+  if (ldz < gpueig::max1(n)) return -9;
+  return 0;
+}
+
+// D, E and W multiplied by sigma (in place; exact: a power of two).
+void scale_together(int n, int m, double sigma, double *d, double *e, double *w) {
+  for (int64_t i = 0; i < n; ++i) d[i] *= sigma;
+  for (int64_t i = 0; i + 1 < n; ++i) e[i] *= sigma;
+  for (int64_t j = 0; j < m; ++j) w[j] *= sigma;
+}
+
+// gpu_stein_dev's work once its arguments are checked (n, m >= 1): the inputs down (the clusters
+// are planned on the host), the data checks the host call makes (device INFO), the scaling, then
+// the device's vectors.
+gpueig::gpu::Status stein_on_device(gpueig::gpu::Device &dev, int n, const double *d, const double *e, int m,
+                                    const double *w, const int *iblock, const int *isplit, double *z, int ldz,
+                                    int *ifail, int *info, void *stream) {
+  std::vector<double> hd(n), he(std::max(n - 1, 1)), hw(m);
+  std::vector<int> hb(m), hs(n);
+  constexpr size_t kD = sizeof(double), kI = sizeof(int);
+  gpueig::gpu::Status s = dev.download_arrays({{hd.data(), d, n * kD},
+                                               {he.data(), e, (n - 1) * kD},
+                                               {hw.data(), w, m * kD},
+                                               {hb.data(), iblock, m * kI},
+                                               {hs.data(), isplit, n * kI}},
+                                              stream);
+  if (!s) return s;
+  using gpueig::all_finite;
+  int bad = !all_finite(hd.data(), n) ? -2 : !all_finite(he.data(), n - 1) ? -3 : !all_finite(hw.data(), m) ? -5 : 0;
+  if (!bad) bad = check_blocks(n, m, hw.data(), hb.data(), hs.data());
+  if (bad) return dev.upload_arrays({{info, &bad, kI}}, stream);
+  const double sigma = stein_scale(n, hd.data(), he.data());
+  if (sigma != 1) scale_together(n, m, sigma, hd.data(), he.data(), hw.data());
+  return dev.stein_dev(n, hd.data(), he.data(), m, hw.data(), hb.data(), hs.data(), z, ldz, ifail, info, stream);
+}
+
 }  // namespace
+
+extern "C" int gpu_stein_dev(int n, const double *d, const double *e, int m, const double *w,
+                             const int *iblock, const int *isplit, double *z, int ldz, int *ifail,
+                             int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::stein, sizes({{"n", n}, {"m", m}}));
+    if (const int bad = stein_arguments(n, m, ldz)) return bad;
+    const bool some = n > 0 && m > 0;
+    return run_on_device(call, {{2, d, some}, {3, e, some && n > 1}, {5, w, some}, {6, iblock, some},
+                                {7, isplit, some}, {8, z, some}, {10, ifail, some}, {11, info, true}},
+                         12, stream, [&](gpu::Device &dev) {
+                           if (!some) return dev.zero_info(info, stream);
+                           return stein_on_device(dev, n, d, e, m, w, iblock, isplit, z, ldz, ifail, info, stream);
+                         });
+  });
+}
 
 extern "C" int gpu_stein(int n, const double *d, const double *e, int m, const double *w,
                          const int *iblock, const int *isplit, double *z, int ldz, int *ifail) {
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::stein, sizes({{"n", n}, {"m", m}}));
-    if (n < 0) return -1;
-    if (m < 0 || m > n) return -4;
-    if (ldz < max1(n)) return -9;
+    if (const int bad = stein_arguments(n, m, ldz)) return bad;
     if (!all_finite(d, n)) return -2;
     if (n > 1 && !all_finite(e, n - 1)) return -3;
     if (!all_finite(w, m)) return -5;
@@ -89,9 +145,10 @@ extern "C" int gpu_stein(int n, const double *d, const double *e, int m, const d
     if (sigma != 1) {
       scaled.resize(size_t(n) + size_t(n) + size_t(m));
       double *ds = scaled.data(), *es = ds + n, *ws = es + n;
-      for (int64_t i = 0; i < n; ++i) ds[i] = d[i] * sigma;
-      for (int64_t i = 0; i + 1 < n; ++i) es[i] = e[i] * sigma;
-      for (int64_t j = 0; j < m; ++j) ws[j] = w[j] * sigma;
+      std::copy_n(d, n, ds);
+      std::copy_n(e, n - 1, es);
+      std::copy_n(w, m, ws);
+      scale_together(n, m, sigma, ds, es, ws);
       d = ds, e = es, w = ws;
     }
     return run_dispatched(

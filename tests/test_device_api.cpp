@@ -13,7 +13,9 @@
 // by gesv, and an IPIV entry out of range (device INFO -6, B untouched); the tridiagonal solves
 // over the tridiagonal zoo (DGTSV's INFO, DGTT02's ratio) and a mixed batch's INFO encoding; the
 // reduction to tridiagonal form over the symmetric zoo (eigenvalues, dsyt21, dort01; A only read)
-// and, for a NaN, DSYTRD's own D and E.
+// and, for a NaN, DSYTRD's own D and E; bisection and inverse iteration over the tridiagonal zoo
+// against the host calls on the same device (to the bit: the same method), their data checks as
+// device INFO, and the E(i)^2-overflow recompute.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -220,7 +222,21 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 2, nullptr, nullptr, nullptr, 1, &info, nullptr), -5);
   EXPECT_EQ(gpu_sytrd_dev('V', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 2, &info, nullptr), -9);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 0, &info, nullptr), -9);
+  int m = 99, ns = 99;
+  EXPECT_EQ(gpu_stebz_dev('X', 'E', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -1);
+  EXPECT_EQ(gpu_stebz_dev('A', 'Q', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -2);
+  EXPECT_EQ(gpu_stebz_dev('a', 'b', -1, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -3);
+  EXPECT_EQ(gpu_stebz_dev('V', 'E', 2, 1, 1, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -5);
+  EXPECT_EQ(gpu_stebz_dev('I', 'E', 2, 0, 0, 0, 1, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -6);
+  EXPECT_EQ(gpu_stebz_dev('i', 'E', 2, 0, 0, 2, 1, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -7);
+  EXPECT_EQ(gpu_stebz_dev('A', 'E', 2, 0, 0, 0, 0, 0, nullptr, nullptr, nullptr, &ns, nullptr, nullptr, nullptr, &info, nullptr), -11);
+  EXPECT_EQ(gpu_stebz_dev('A', 'E', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, nullptr, nullptr, nullptr, nullptr, &info, nullptr), -12);
+  EXPECT_EQ(gpu_stein_dev(-1, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, 1, nullptr, &info, nullptr), -1);
+  EXPECT_EQ(gpu_stein_dev(2, nullptr, nullptr, 3, nullptr, nullptr, nullptr, nullptr, 2, nullptr, &info, nullptr), -4);
+  EXPECT_EQ(gpu_stein_dev(3, nullptr, nullptr, 1, nullptr, nullptr, nullptr, nullptr, 2, nullptr, &info, nullptr), -9);
   EXPECT_EQ(info, 99);
+  EXPECT_EQ(m, 99);
+  EXPECT_EQ(ns, 99);
 }
 
 TEST(DeviceApi, NoGpuIsAnError) {
@@ -236,6 +252,11 @@ TEST(DeviceApi, NoGpuIsAnError) {
   EXPECT_EQ(gpu_gtsv_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_gtsv_batch_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 1, &a, 1, &b, &dl, &du, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  int m = 99, ns = 99, ib = 0, is = 0;
+  EXPECT_EQ(gpu_stebz_dev('A', 'E', 1, 0, 0, 0, 0, 0, &a, &dl, &m, &ns, &b, &ib, &is, &info, nullptr),
+            GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_stein_dev(1, &a, &dl, 1, &a, &ib, &is, &b, 1, &ipiv, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(m, 99);
   EXPECT_STREQ(gpueig_last_backend(), "none");
   EXPECT_EQ(info, 99);
   EXPECT_EQ(a, 1.0);
@@ -269,6 +290,27 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, a.get(), 3, b.get(), nullptr, nullptr, 1, info.get(), st), -7);
   EXPECT_EQ(gpu_sytrd_dev('V', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 2, info.get(), st), -8);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 1, nullptr, st), -10);
+  Mem<int> ints(std::vector<int>(2, 1));
+  int m = 0, ns = 0;
+  auto stebz = [&](const double *d, const double *e, double *w, int *ib, int *is, int *inf) {
+    return gpu_stebz_dev('A', 'E', 2, 0, 0, 0, 0, 0, d, e, &m, &ns, w, ib, is, inf, st);
+  };
+  EXPECT_EQ(stebz(nullptr, b.get(), b.get(), ints.get(), ints.get(), info.get()), -9);
+  EXPECT_EQ(stebz(b.get(), nullptr, b.get(), ints.get(), ints.get(), info.get()), -10);
+  EXPECT_EQ(stebz(b.get(), b.get(), nullptr, ints.get(), ints.get(), info.get()), -13);
+  EXPECT_EQ(stebz(b.get(), b.get(), b.get(), nullptr, ints.get(), info.get()), -14);
+  EXPECT_EQ(stebz(b.get(), b.get(), b.get(), ints.get(), nullptr, info.get()), -15);
+  EXPECT_EQ(stebz(b.get(), b.get(), b.get(), ints.get(), ints.get(), nullptr), -16);
+  auto stein = [&](const double *d, const double *e, const double *w, const int *ib, const int *is, double *z,
+                   int *fail, int *inf) { return gpu_stein_dev(2, d, e, 1, w, ib, is, z, 2, fail, inf, st); };
+  EXPECT_EQ(stein(nullptr, b.get(), b.get(), ints.get(), ints.get(), a.get(), ints.get(), info.get()), -2);
+  EXPECT_EQ(stein(b.get(), nullptr, b.get(), ints.get(), ints.get(), a.get(), ints.get(), info.get()), -3);
+  EXPECT_EQ(stein(b.get(), b.get(), nullptr, ints.get(), ints.get(), a.get(), ints.get(), info.get()), -5);
+  EXPECT_EQ(stein(b.get(), b.get(), b.get(), nullptr, ints.get(), a.get(), ints.get(), info.get()), -6);
+  EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), nullptr, a.get(), ints.get(), info.get()), -7);
+  EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), nullptr, ints.get(), info.get()), -8);
+  EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), a.get(), nullptr, info.get()), -10);
+  EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), a.get(), ints.get(), nullptr), -11);
   if (!fake_device()) {  // host memory, pageable and pinned, is not the device's
     Vec host(4, 1.0);
     EXPECT_EQ(gpu_getrf_dev(2, 2, host.data(), 2, ipiv.get(), info.get(), st), -3);
@@ -366,6 +408,198 @@ TEST_F(WithDevice, SytrdWithNanIsDsytrds) {
   EXPECT_EQ(std::memcmp(he.data(), re.data(), (n - 1) * sizeof(double)), 0);
 }
 
+// ---- the tridiagonal eigenproblem's twins --------------------------------------------------------
+
+// gpu_stebz's outputs, W and IBLOCK after M and ISPLIT after NSPLIT poisoned.
+struct Bisection {
+  int info = -777, m = -777, nsplit = -777;
+  Vec w;
+  std::vector<int> iblock, isplit;
+  explicit Bisection(int n) : w(std::max(n, 1), kPad), iblock(std::max(n, 1), -777), isplit(std::max(n, 1), -777) {}
+};
+
+// The host call's answer on the device ("gpu": the device's method at every size), and the device
+// call's.
+Bisection stebz_host(char range, char order, const zoo::SymTridiagonal &t, double vl, double vu, int il, int iu) {
+  const int n = int(t.d.size());
+  Bisection r(n);
+  gpueig_set_backend("gpu");
+  r.info = gpu_stebz(range, order, n, vl, vu, il, iu, 0.0, t.d.data(), t.e.data(), &r.m, &r.nsplit, r.w.data(),
+                     r.iblock.data(), r.isplit.data());
+  gpueig_set_backend("auto");
+  return r;
+}
+Bisection stebz_device(char range, char order, const zoo::SymTridiagonal &t, double vl, double vu, int il, int iu) {
+  const int n = int(t.d.size());
+  Bisection r(n);
+  Mem<double> d(t.d), e(t.e.empty() ? Vec{0.0} : t.e), w(r.w);
+  Mem<int> iblock(r.iblock), isplit(r.isplit), info(std::vector<int>{99});
+  EXPECT_EQ(gpu_stebz_dev(range, order, n, vl, vu, il, iu, 0.0, d.get(), e.get(), &r.m, &r.nsplit, w.get(),
+                          iblock.get(), isplit.get(), info.get(), test_stream()),
+            0);
+  r.info = info.host()[0];
+  r.w = w.host();
+  r.iblock = iblock.host();
+  r.isplit = isplit.host();
+  EXPECT_EQ(std::memcmp(d.host().data(), t.d.data(), n * sizeof(double)), 0) << "D written";
+  return r;
+}
+
+void expect_same(const Bisection &got, const Bisection &want) {
+  ASSERT_EQ(got.info, want.info);
+  ASSERT_EQ(got.m, want.m);
+  ASSERT_EQ(got.nsplit, want.nsplit);
+  EXPECT_EQ(got.isplit, want.isplit);  // the poisoned tails included: nothing written past NSPLIT
+  EXPECT_EQ(got.iblock, want.iblock);
+  EXPECT_EQ(std::memcmp(got.w.data(), want.w.data(), got.w.size() * sizeof(double)), 0) << "W differs";
+}
+
+// gpu_stebz_dev over the tridiagonal zoo, every RANGE and ORDER: the host call's outputs to the bit
+// (the same phases and kernels), nothing written past M or NSPLIT, D and E only read.
+TEST_F(WithDevice, StebzOverTheZoo) {
+  for (const std::string &kind : zoo::symtridiagonal_kinds())
+    for (int n : {1, 2, 57, 400, 3000}) {
+      // (3000: the grid phase of a block of order >= 1024; on a GPU only, DSTEBZ takes seconds there)
+      if (n == 3000 && (fake_device() || (kind != "random" && kind != "glued_wilkinson"))) continue;
+      const zoo::SymTridiagonal t = zoo::symtridiagonal(kind, n, 5 * n + 1);
+      const Bisection all = stebz_host('A', 'E', t, 0, 0, 0, 0);
+      ASSERT_EQ(all.info, 0);
+      const double lo = all.w[n / 4], hi = all.w[(3 * n) / 4];
+      for (char order : {'E', 'B'}) {
+        SCOPED_TRACE(kind + " n=" + std::to_string(n) + " order=" + order);
+        expect_same(stebz_device('A', order, t, 0, 0, 0, 0), stebz_host('A', order, t, 0, 0, 0, 0));
+        if (lo < hi)
+          expect_same(stebz_device('V', order, t, lo, hi, 0, 0), stebz_host('V', order, t, lo, hi, 0, 0));
+        const int il = std::max(1, n / 3), iu = std::max(il, (2 * n) / 3);
+        expect_same(stebz_device('I', order, t, 0, 0, il, iu), stebz_host('I', order, t, 0, 0, il, iu));
+      }
+    }
+}
+
+// A NaN in D or an Inf in E: the host call's -9 / -10 as the device INFO, M = NSPLIT = 0, nothing
+// else written. Off-diagonal entries whose squares overflow: DSTEBZ on the host copies, as the
+// host call answers.
+TEST_F(WithDevice, StebzDataChecksAndRecompute) {
+  zoo::SymTridiagonal t = zoo::symtridiagonal("random", 30, 3);
+  for (int which : {0, 1}) {
+    zoo::SymTridiagonal bad = t;
+    (which == 0 ? bad.d[7] : bad.e[4]) = which == 0 ? std::nan("") : HUGE_VAL;
+    const Bisection r = stebz_device('A', 'E', bad, 0, 0, 0, 0);
+    EXPECT_EQ(r.info, which == 0 ? -9 : -10);
+    EXPECT_EQ(r.m, 0);
+    EXPECT_EQ(r.nsplit, 0);
+    EXPECT_EQ(r.w, Vec(30, kPad));
+  }
+  zoo::SymTridiagonal big = t;
+  for (double &e : big.e) e *= 1e160;
+  for (double &d : big.d) d *= 1e160;
+  expect_same(stebz_device('A', 'B', big, 0, 0, 0, 0), stebz_host('A', 'B', big, 0, 0, 0, 0));
+}
+
+// gpu_stein_dev over the tridiagonal zoo, for all eigenvalues and for a slice: the host call's
+// vectors (the same method on the same device), IFAIL and INFO; rows N..LDZ-1 of Z untouched.
+TEST_F(WithDevice, SteinOverTheZoo) {
+  void *st = test_stream();
+  for (const std::string &kind : zoo::symtridiagonal_kinds())
+    for (int n : {1, 2, 57, 400}) {
+      const zoo::SymTridiagonal t = zoo::symtridiagonal(kind, n, 7 * n + 2);
+      for (bool slice : {false, true}) {
+        SCOPED_TRACE(kind + " n=" + std::to_string(n) + (slice ? " slice" : " all"));
+        const int il = slice ? std::max(1, n / 3) : 1, iu = slice ? std::max(il, n / 2) : n;
+        const Bisection b = stebz_host('I', 'B', t, 0, 0, il, iu);
+        ASSERT_EQ(b.info, 0);
+        const int m = b.m, ldz = n + 2;
+        Vec zh(size_t(ldz) * m, kPad);
+        std::vector<int> fh(m, -1);
+        gpueig_set_backend("gpu");
+        const int ih = gpu_stein(n, t.d.data(), t.e.data(), m, b.w.data(), b.iblock.data(), b.isplit.data(), zh.data(),
+                                 ldz, fh.data());
+        gpueig_set_backend("auto");
+        Mem<double> d(t.d), e(t.e.empty() ? Vec{0.0} : t.e), w(b.w), z(Vec(size_t(ldz) * m, kPad));
+        Mem<int> iblock(b.iblock), isplit(b.isplit), ifail(std::vector<int>(m, -1)), info(std::vector<int>{99});
+        ASSERT_EQ(gpu_stein_dev(n, d.get(), e.get(), m, w.get(), iblock.get(), isplit.get(), z.get(), ldz,
+                                ifail.get(), info.get(), st),
+                  0);
+        EXPECT_EQ(info.host()[0], ih);
+        EXPECT_EQ(ifail.host(), fh);
+        const Vec zd = z.host();
+        expect_padding(zd, n, ldz, m, "Z");
+        double worst = 0;
+        for (size_t i = 0; i < zd.size(); ++i) worst = std::max(worst, std::fabs(zd[i] - zh[i]));
+        EXPECT_LE(worst, 1e-13) << "Z differs from the host call's";
+      }
+    }
+}
+
+// The data gpu_stein rejects, as the device INFO (Z and IFAIL unwritten).
+TEST_F(WithDevice, SteinDataChecks) {
+  void *st = test_stream();
+  const zoo::SymTridiagonal t = zoo::symtridiagonal("random", 6, 1);
+  struct Case {
+    Vec w;
+    std::vector<int> iblock, isplit;
+    int info;
+  };
+  const std::vector<Case> cases = {
+      {{0.1, std::nan("")}, {1, 1}, {6, 0, 0, 0, 0, 0}, -5},
+      {{0.2, 0.1}, {1, 1}, {6, 0, 0, 0, 0, 0}, -5},   // not ascending within the block
+      {{0.1, 0.2}, {2, 1}, {3, 6, 0, 0, 0, 0}, -6},   // IBLOCK decreasing
+      {{0.1, 0.2}, {1, 7}, {6, 0, 0, 0, 0, 0}, -6},   // IBLOCK(M) > N
+      {{0.1, 0.2}, {1, 2}, {4, 3, 0, 0, 0, 0}, -7},   // ISPLIT not increasing
+  };
+  for (const Case &c : cases) {
+    Mem<double> d(t.d), e(t.e), w(c.w), z(Vec(12, kPad));
+    Mem<int> iblock(c.iblock), isplit(c.isplit), ifail(std::vector<int>(2, -1)), info(std::vector<int>{99});
+    ASSERT_EQ(gpu_stein_dev(6, d.get(), e.get(), 2, w.get(), iblock.get(), isplit.get(), z.get(), 6, ifail.get(),
+                            info.get(), st),
+              0);
+    EXPECT_EQ(info.host()[0], c.info);
+    EXPECT_EQ(z.host(), Vec(12, kPad));
+    EXPECT_EQ(ifail.host(), std::vector<int>(2, -1));
+  }
+  zoo::SymTridiagonal bad = t;
+  bad.d[2] = HUGE_VAL;
+  Mem<double> d(bad.d), e(bad.e), w(Vec{0.1}), z(Vec(6, kPad));
+  Mem<int> iblock(std::vector<int>{1}), isplit(std::vector<int>{6, 0, 0, 0, 0, 0}), ifail(std::vector<int>{-1}),
+      info(std::vector<int>{99});
+  ASSERT_EQ(gpu_stein_dev(6, d.get(), e.get(), 1, w.get(), iblock.get(), isplit.get(), z.get(), 6, ifail.get(),
+                          info.get(), st),
+            0);
+  EXPECT_EQ(info.host()[0], -2);
+}
+
+// The legacy default stream (NULL: CuPy's and PyTorch's default) orders a call's transfers and
+// kernels as any other stream does: the twins on NULL give what they give on the test's stream.
+TEST_F(WithDevice, LegacyDefaultStream) {
+  const int n = fake_device() ? 600 : 2500;  // (the fake device runs LAPACK: seconds at 2500)
+  const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 77);
+  Mem<double> d(t.d), e(t.e);
+  std::vector<Vec> z(2);
+  std::vector<Vec> w(2);
+  for (int k = 0; k < 2; ++k) {
+    void *st = k == 0 ? test_stream() : nullptr;
+    Mem<double> dw(Vec(n, kPad)), dz(Vec(size_t(n) * n, kPad));
+    Mem<int> ib(std::vector<int>(n, 0)), is(std::vector<int>(n, 0)), fail(std::vector<int>(n, -1)),
+        info(std::vector<int>{99}), sinfo(std::vector<int>{99});
+    int m = 0, ns = 0;
+    ASSERT_EQ(gpu_stebz_dev('A', 'B', n, 0, 0, 0, 0, 0, d.get(), e.get(), &m, &ns, dw.get(), ib.get(), is.get(),
+                            info.get(), st),
+              0);
+    ASSERT_EQ(m, n);
+    ASSERT_EQ(gpu_stein_dev(n, d.get(), e.get(), m, dw.get(), ib.get(), is.get(), dz.get(), n, fail.get(), sinfo.get(),
+                            st),
+              0);
+    EXPECT_EQ(info.host()[0], 0);
+    EXPECT_EQ(sinfo.host()[0], 0);
+    w[k] = dw.host();
+    z[k] = dz.host();
+  }
+  EXPECT_EQ(w[1], w[0]);
+  EXPECT_EQ(z[1], z[0]);
+  EXPECT_LE(ratios::tridiagonal_residual(n, t.d.data(), t.e.data(), n, w[1].data(), z[1].data(), n),
+            ratios::kThreshold);
+}
+
 TEST_F(WithDevice, QuickReturnsSetInfo) {
   Mem<int> info(std::vector<int>{99});
   void *st = test_stream();
@@ -377,6 +611,17 @@ TEST_F(WithDevice, QuickReturnsSetInfo) {
   Mem<int> info3(std::vector<int>{99});
   ASSERT_EQ(gpu_gesv_dev(0, 3, nullptr, 1, nullptr, nullptr, 1, info3.get(), st), 0);
   EXPECT_EQ(info3.host()[0], 0);
+  Mem<int> info4(std::vector<int>{99});
+  int m = 99, ns = 99;
+  ASSERT_EQ(gpu_stebz_dev('A', 'E', 0, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr,
+                          info4.get(), st),
+            0);
+  EXPECT_EQ(info4.host()[0], 0);
+  EXPECT_EQ(m, 0);
+  EXPECT_EQ(ns, 0);
+  Mem<int> info5(std::vector<int>{99});
+  ASSERT_EQ(gpu_stein_dev(4, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, 4, nullptr, info5.get(), st), 0);
+  EXPECT_EQ(info5.host()[0], 0);
 }
 
 // getrf_dev then getrs_dev (N and T), and gesv_dev, over the zoo: LAPACK's ratios.
@@ -572,8 +817,8 @@ TEST_F(WithDevice, GtsvBatchMixed) {
 
 #ifdef GPUEIG_TEST_DEVICE_MEMORY
 // Work queued on another stream is never waited for: a stream held by a host function that blocks
-// until released, and gesv_dev (factor, order, solve, gated copy) on a second stream must finish
-// while it is held. A device-wide synchronization anywhere in the call would wait for the held
+// until released, and gesv_dev (factor, order, solve, gated copy), stebz_dev and stein_dev on a
+// second stream must finish while it is held. A device-wide synchronization anywhere in the call would wait for the held
 // stream; a watchdog releases it after 20 s so that such a failure ends. Everything the test
 // itself does that CUDA serializes across streams (cudaMalloc, a copy on the NULL stream) comes
 // before the hold, and a first call on the stream (cuBLAS's and the pool's first allocations for
@@ -587,6 +832,20 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   Mem<double> a_first(a0), b_first(b0), a(a0), b(b0);
   Mem<int> ipiv(std::vector<int>(n, 0)), info(std::vector<int>{99});
   ASSERT_EQ(gpu_gesv_dev(n, nrhs, a_first.get(), n, ipiv.get(), b_first.get(), n, info.get(), mine), 0);
+  // Bisection and inverse iteration (which wait for their own stream: the host does their
+  // bookkeeping) on a tridiagonal matrix with a cluster solved by divide and conquer.
+  const zoo::SymTridiagonal t = zoo::symtridiagonal("glued_wilkinson", 300, 4);
+  Mem<double> td(t.d), te(t.e), tw(Vec(300, 0.0)), tz(Vec(300 * 300, 0.0));
+  Mem<int> tb(std::vector<int>(300, 0)), ts(std::vector<int>(300, 0)), tf(std::vector<int>(300, 0)),
+      tinfo(std::vector<int>{99}), sinfo(std::vector<int>{99});
+  int tm = 0, tns = 0;
+  auto tridiagonal = [&] {
+    return gpu_stebz_dev('A', 'B', 300, 0, 0, 0, 0, 0, td.get(), te.get(), &tm, &tns, tw.get(), tb.get(), ts.get(),
+                         tinfo.get(), mine) == 0 &&
+           gpu_stein_dev(300, td.get(), te.get(), tm, tw.get(), tb.get(), ts.get(), tz.get(), 300, tf.get(),
+                         sinfo.get(), mine) == 0;
+  };
+  ASSERT_TRUE(tridiagonal());
   ASSERT_EQ(cudaStreamSynchronize(mine), cudaSuccess);
 
   std::atomic<bool> release{false}, finished{false};
@@ -600,13 +859,17 @@ TEST_F(WithDevice, NoDeviceWideWait) {
     release = true;
   });
   const int r = gpu_gesv_dev(n, nrhs, a.get(), n, ipiv.get(), b.get(), n, info.get(), mine);
+  const bool tridiagonal_ok = tridiagonal();
   const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
   finished = true;
   watchdog.join();
   release = true;
   ASSERT_EQ(cudaStreamSynchronize(held), cudaSuccess);
   ASSERT_EQ(r, 0);
-  EXPECT_TRUE(done_while_held) << "gpu_gesv_dev waited for another stream's work";
+  EXPECT_TRUE(tridiagonal_ok);
+  EXPECT_TRUE(done_while_held) << "gpu_gesv_dev, gpu_stebz_dev or gpu_stein_dev waited for another stream's work";
+  EXPECT_EQ(tm, 300);
+  EXPECT_EQ(sinfo.host()[0], 0);
   EXPECT_EQ(info.host()[0], 0);
   EXPECT_LE(solve_ratio(n, nrhs, a0, n, b.host(), b0, n, false), ratios::kThreshold);
   cudaStreamDestroy(held);

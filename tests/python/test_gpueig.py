@@ -358,7 +358,7 @@ class _FakeDlpackCuda:
 def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
-    calls = [lambda g: gpueig.stebz(g, e), lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
+    calls = [lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
     for call in calls:
         with pytest.raises(TypeError, match="GPU memory.*host"):
             call(gpu_array())
@@ -370,8 +370,12 @@ def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
         gpueig.getrs((a, np.arange(4)), gpu_array())
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
         gpueig.gtsv(e[:3], d, e[:3], gpu_array())
+    with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
+        gpueig.stebz(gpu_array(), e)
     with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
         gpueig.getrf(gpu_array())
+    with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
+        gpueig.stebz(gpu_array(), gpu_array())
 
 
 def _device_arrays(lib):
@@ -489,6 +493,59 @@ def test_eigvalsh_on_device_arrays(lib):
         gpueig.eigvalsh(dev(np.ones((2, 3))))
     with pytest.raises(TypeError, match="float64 only"):
         gpueig.eigvalsh(dev(np.eye(3, dtype=np.float32)))
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_tridiagonal_eigen_on_device_arrays(lib):
+    """stebz, stein, eigvalsh_tridiagonal and eigh_tridiagonal on CuPy arrays and PyTorch CUDA
+    tensors (gpu_stebz_dev, gpu_stein_dev): the same kind of array back, the host path's answers
+    (bisection to the bit: the same method), inputs untouched, bad data raising as on the host."""
+    dev, host = _device_arrays(lib)
+    gpueig.set_backend("gpu")  # the host calls on the device too, at every size: the same method
+    _tridiagonal_eigen_on_device_arrays(dev, host)  # (the fixture restores the policy)
+
+
+def _tridiagonal_eigen_on_device_arrays(dev, host):
+    for n in (1, 2, 60, 700, 2500):
+        d, e = rng.uniform(-1, 1, n), rng.uniform(-1, 1, max(n - 1, 0))
+        dd, de = dev(d), dev(e)
+        for kw in ({}, {"range": "I", "il": 1, "iu": max(1, n // 3), "order": "B"},
+                   {"range": "V", "vl": -0.5, "vu": 0.5}):
+            got, want = gpueig.stebz(dd, de, **kw), gpueig.stebz(d, e, **kw)
+            assert type(got.w) is type(dd) and got.nsplit == want.nsplit
+            assert np.array_equal(host(got.w), want.w)
+            assert np.array_equal(host(got.iblock), want.iblock)
+            assert np.array_equal(host(got.isplit), want.isplit)
+        w = gpueig.eigvalsh_tridiagonal(dd, de)
+        assert type(w) is type(dd)
+        assert np.max(np.abs(host(w) - sla.eigvalsh_tridiagonal(d, e))) <= 30 * n * EPS
+        sel = {"select": "i", "select_range": (0, min(n - 1, 9))}
+        w, v = gpueig.eigh_tridiagonal(dd, de, **sel)
+        assert type(w) is type(dd) and type(v) is type(dd)
+        wh, vh = host(w), host(v)
+        t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+        assert np.max(np.abs(wh - sla.eigvalsh_tridiagonal(d, e, **sel))) <= 30 * n * EPS
+        assert np.max(np.abs(t @ vh - vh * wh)) <= 30 * n * EPS
+        assert np.max(np.abs(vh.T @ vh - np.eye(wh.size))) <= 30 * n * EPS
+        r = gpueig.stebz(d, e, order="B")
+        z = gpueig.stein(dd, de, dev(r.w), dev(r.iblock), dev(r.isplit))
+        assert type(z) is type(dd) and tuple(z.shape) == (n, n)
+        assert np.allclose(host(z), gpueig.stein(d, e, r.w, r.iblock, r.isplit), rtol=0, atol=1e-12)
+        assert np.array_equal(host(dd), d) and np.array_equal(host(de), e)
+    assert tuple(gpueig.eigvalsh_tridiagonal(dev(np.zeros(0)), dev(np.zeros(0))).shape) == (0,)
+    d, e = rng.uniform(-1, 1, 5), rng.uniform(-1, 1, 4)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigvalsh_tridiagonal(dev(np.array([1.0, np.nan])), dev(np.ones(1)))
+    with pytest.raises(ValueError, match="argument 9"):
+        gpueig.stebz(dev(np.array([1.0, np.nan])), dev(np.ones(1)))
+    with pytest.raises(ValueError, match="argument 5"):  # w not ascending within its block
+        gpueig.stein(dev(d), dev(e), dev(np.array([0.5, 0.1])), dev(np.array([1, 1])), dev(np.array([5])))
+    with pytest.raises(ValueError, match="length 4"):
+        gpueig.eigvalsh_tridiagonal(dev(d), dev(e[:3]))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.stebz(dev(d.astype(np.float32)), dev(e))
+    with pytest.raises(TypeError, match="host array"):
+        gpueig.eigh_tridiagonal(dev(d), e)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])

@@ -168,7 +168,12 @@ def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol
     range 'A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th (1-based, inclusive);
     order 'E' ascending, 'B' grouped by split-off block. Returns StebzResult(w, iblock, isplit,
     nsplit) with w of length m, iblock (1-based block of each eigenvalue) and isplit[:nsplit].
+    CuPy arrays or PyTorch CUDA tensors (d and e) go to gpu_stebz_dev; the results are then arrays
+    of the same kind.
     """
+    if _on_gpu(d) or _on_gpu(e):
+        from . import _device
+        return _device.stebz(d, e, range, order, vl, vu, il, iu, abstol)
     d = _vector(d, "d")
     n = _order(d.size, "len(d)")
     e = _vector(e, "e", max(n - 1, 0))
@@ -196,8 +201,12 @@ def stein(d, e, w, iblock, isplit):
     """Eigenvectors of the symmetric tridiagonal matrix (d, e) for the eigenvalues w by inverse
     iteration (LAPACK dstein), w, iblock and isplit as stebz(..., order='B') returns them.
     Returns z, n x len(w), column i the eigenvector for w[i]. Vectors that fail to converge raise
-    GpueigError with info = their count, `ifail` (1-based indices) and `z` attributes.
+    GpueigError with info = their count, `ifail` (1-based indices) and `z` attributes. CuPy
+    arrays or PyTorch CUDA tensors (all five) go to gpu_stein_dev; z is then the same kind.
     """
+    if any(_on_gpu(v) for v in (d, e, w, iblock, isplit)):
+        from . import _device
+        return _device.stein(d, e, w, iblock, isplit)
     d = _vector(d, "d")
     n = _order(d.size, "len(d)")
     e = _vector(e, "e", max(n - 1, 0))

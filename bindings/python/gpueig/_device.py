@@ -1,8 +1,8 @@
-"""The device path of getrf, getrs, gesv, gtsv and gtsv_batch (and of lu_factor, lu_solve, solve
-and solve_banded over them) and of eigvalsh: CuPy arrays and PyTorch CUDA tensors go to the
-library's device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
-gpu_gtsv_batch_dev, gpu_sytrd_dev)
-on the array library's current stream, and the results come back as
+"""The device path of getrf, getrs, gesv, gtsv, gtsv_batch, stebz and stein (and of lu_factor,
+lu_solve, solve, solve_banded, eigvalsh_tridiagonal and eigh_tridiagonal over them) and of
+eigvalsh: CuPy arrays and PyTorch CUDA tensors go to the library's device-pointer API
+(gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev, gpu_gtsv_batch_dev, gpu_sytrd_dev,
+gpu_stebz_dev, gpu_stein_dev) on the array library's current stream, and the results come back as
 the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
 path; the inputs are never written. Each call reads the routine's INFO back from the device, so
 it waits for its own work on that stream (not for the whole device)."""
@@ -63,6 +63,9 @@ class _Cupy:
     def to_host(self, x):
         return self.xp.asnumpy(x)
 
+    def argsort(self, x):
+        return self.xp.argsort(x)  # stable
+
     def from_host(self, values, like):
         with like.device:
             return self.xp.asarray(values)
@@ -122,6 +125,9 @@ class _Torch:
 
     def to_host(self, x):
         return x.cpu().numpy()
+
+    def argsort(self, x):
+        return self.torch.argsort(x, stable=True)
 
     def from_host(self, values, like):
         return self.torch.from_numpy(values).to(like.device)
@@ -185,7 +191,8 @@ def check_finite(x, name):
 
 def _call(routine, info, argnames, k, x):
     """The synchronous INFO: ValueError naming a device mismatch where that is the cause."""
-    if info < 0 and info > -1000 and argnames[-info - 1] in ("a", "lu", "b", "ipiv", "info", "dl", "d", "du"):
+    if info < 0 and info > -1000 and argnames[-info - 1] in (
+            "a", "lu", "b", "ipiv", "info", "dl", "d", "du", "e", "w", "iblock", "isplit", "z", "ifail"):
         raise ValueError(
             f"{routine}: {argnames[-info - 1]} is not in memory of the library's device (device "
             f"{k.device(x)} given; GPUEIG_DEVICE chooses the library's, default 0)")
@@ -317,10 +324,116 @@ def gtsv_batch(dl, d, du, b):
     return x
 
 
+_STEBZ_ARGS = ["range", "order", "n", "vl", "vu", "il", "iu", "abstol", "d", "e", "m", "nsplit", "w", "iblock",
+               "isplit", "info", "stream"]
+
+
+def _tridiagonal_dev(k, d, e):
+    d = _real_dev(k, d, "d", 1)
+    n = _api._order(d.shape[0], "len(d)")
+    e = _real_dev(k, e, "e", 1)
+    if e.shape[0] != max(n - 1, 0):
+        raise ValueError(f"e must have length {max(n - 1, 0)}, got {e.shape[0]}")
+    return d, e, n
+
+
+def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol=0.0):
+    """_api.stebz on GPU arrays (gpu_stebz_dev): StebzResult of arrays of the same kind."""
+    k = _kind_of_all((d, "d"), (e, "e"))
+    d, e, n = _tridiagonal_dev(k, d, e)
+    r, vl, vu, il, iu = _api._range_arguments(range, vl, vu, il, iu, n)
+    o = _api._option(order, "order", "BE")
+    w, iblock, isplit, info = k.zeros(max(n, 1)), k.zeros_int(n), k.zeros_int(n), k.zeros_int(1)
+    pad = k.zeros(1)
+    m, nsplit = ctypes.c_int(0), ctypes.c_int(0)
+    rc = _api._lib().gpu_stebz_dev(r, o, n, vl, vu, il, iu, _api._real(abstol, "abstol"), k.ptr(d if n else pad),
+                                   k.ptr(e if n > 1 else pad), ctypes.byref(m), ctypes.byref(nsplit), k.ptr(w),
+                                   k.ptr(iblock), k.ptr(isplit), k.ptr(info), k.stream(d))
+    _call("stebz", rc, _STEBZ_ARGS, k, d)
+    names = list(_STEBZ_ARGS)
+    names[8], names[9] = "d (NaN or Inf)", "e (NaN or Inf)"
+    _api._check("stebz", k.first(info), names,
+                lambda i: {1: "some eigenvalues did not converge",
+                           2: "not all eigenvalues il..iu were found",
+                           3: "some eigenvalues did not converge and not all il..iu were found",
+                           4: "the Gershgorin interval was too small"}.get(i, "failure"))
+    return _api.StebzResult(w[:m.value], iblock[:m.value], isplit[:nsplit.value], nsplit.value)
+
+
+def stein(d, e, w, iblock, isplit):
+    """_api.stein on GPU arrays (gpu_stein_dev): z, n x len(w), the same kind of array."""
+    k = _kind_of_all((d, "d"), (e, "e"), (w, "w"), (iblock, "iblock"), (isplit, "isplit"))
+    d, e, n = _tridiagonal_dev(k, d, e)
+    w = _real_dev(k, w, "w", 1)
+    m = _api._order(w.shape[0], "len(w)")
+    if m > n:
+        raise ValueError(f"w has {m} entries, more than n = {n}")
+    iblock = k.ints(iblock.reshape(-1))
+    if iblock.shape[0] != m:
+        raise ValueError(f"iblock must have {m} entries, got {iblock.shape[0]}")
+    given = k.ints(isplit.reshape(-1))
+    if given.shape[0] > max(n, 1):
+        raise ValueError(f"isplit has {given.shape[0]} entries, more than n = {n}")
+    split = k.zeros_int(n)
+    split[:given.shape[0]] = given
+    z = k.fortran_copy(k.zeros((max(n, 1), max(m, 1))))
+    ifail, info = k.zeros_int(m), k.zeros_int(1)
+    pad = k.zeros(1)
+    rc = _api._lib().gpu_stein_dev(n, k.ptr(d if n else pad), k.ptr(e if n > 1 else pad), m, k.ptr(w if m else pad),
+                                   k.ptr(iblock if m else split), k.ptr(split), k.ptr(z), max(n, 1), k.ptr(ifail),
+                                   k.ptr(info), k.stream(d))
+    names = ["n", "d", "e", "m", "w", "iblock", "isplit", "z", "ldz", "ifail", "info", "stream"]
+    _call("stein", rc, names, k, d)
+    z = z[:n, :m]
+    i = k.first(info)
+    if i < 0:
+        detail = {-2: "d (NaN or Inf)", -3: "e (NaN or Inf)", -5: "w (NaN, Inf, or not ascending within a block)",
+                  -6: "iblock", -7: "isplit"}
+        raise ValueError(f"stein: argument {-i} ({detail.get(i, names[-i - 1])}) has an illegal value")
+    if i > 0:
+        err = _api.GpueigError("stein", i, f"{i} eigenvectors failed to converge")
+        err.ifail, err.z = k.to_host(ifail)[:i].copy(), z
+        raise err
+    return z
+
+
+def _scale_of(k, *arrays):
+    """2**-k bringing the largest |entry| into [0.5, 1) (exact), as the host path scales."""
+    import numpy as np
+
+    top = max(k.amax(a) for a in arrays)
+    return 1.0 if top == 0.0 or not np.isfinite(top) else float(np.ldexp(1.0, -np.frexp(top)[1]))
+
+
+def _scaled(d, e, rng, args, tol):
+    """(k, d s, e s, s, the stebz keywords in that scale) for GPU arrays d and e."""
+    k = _kind_of_all((d, "d"), (e, "e"))
+    d, e, n = _tridiagonal_dev(k, d, e)
+    s = _scale_of(k, d, e)
+    if rng == "V":
+        args = {"vl": args["vl"] * s, "vu": args["vu"] * s}
+    return k, d * s, e * s, s, dict(args, range=rng, abstol=float(tol) * s)
+
+
+def eigvalsh_tridiagonal(d, e, rng, args, tol):
+    """_scipy_like.eigvalsh_tridiagonal's computation on GPU arrays (checked there)."""
+    k, ds, es, s, kw = _scaled(d, e, rng, args, tol)
+    return stebz(ds, es, **kw).w / s
+
+
+def eigh_tridiagonal(d, e, rng, args, tol):
+    """_scipy_like.eigh_tridiagonal's computation on GPU arrays: (w, v) of the same kind."""
+    k, ds, es, s, kw = _scaled(d, e, rng, args, tol)
+    r = stebz(ds, es, order="B", **kw)
+    z = stein(ds, es, r.w, r.iblock, r.isplit)
+    order = k.argsort(r.w)
+    return r.w[order] / s, k.fortran_copy(z[:, order])
+
+
 def eigvalsh(a, lower=True, check_finite=True):
     """scipy.linalg.eigvalsh's values of a symmetric GPU array: the reduction in GPU memory
-    (gpu_sytrd_dev on the array library's stream), then bisection on d and e (gpu_stebz, O(n)
-    data through the host), w returned as the same kind of array on a's device."""
+    (gpu_sytrd_dev on the array library's stream), then bisection on d and e (gpu_stebz_dev, its
+    O(n) bookkeeping on the host), w returned as the same kind of array on a's device."""
     import numpy as np
 
     k = kind_of(a)
@@ -344,5 +457,4 @@ def eigvalsh(a, lower=True, check_finite=True):
     r = _api._lib().gpu_sytrd_dev(b"N", b"L" if lower else b"U", n, k.ptr(work), n, k.ptr(d), k.ptr(e),
                                   None, 1, k.ptr(info), k.stream(a))
     _call("sytrd_dev", r, ["vect", "uplo", "n", "a", "lda", "d", "e", "q", "ldq", "info", "stream"], k, a)
-    dh, eh = k.to_host(d), k.to_host(e)[:n - 1]
-    return k.from_host(_api.stebz(dh, eh).w / s, a)
+    return stebz(d, e[:n - 1]).w / s

@@ -107,7 +107,9 @@ def _tridiagonal(d, e, check_finite):
 
 def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0):
     """Eigenvalues of the symmetric tridiagonal matrix with diagonal d and off-diagonal e,
-    ascending, as scipy.linalg.eigvalsh_tridiagonal: bisection (gpu_stebz).
+    ascending, as scipy.linalg.eigvalsh_tridiagonal: bisection (gpu_stebz). CuPy arrays or
+    PyTorch CUDA tensors are solved by gpu_stebz_dev on their library's current stream (only its
+    O(n) bookkeeping on the host) and w comes back as the same kind of array.
 
     select: 'a' all; 'v' those in the half-open interval select_range = (min, max];
     'i' those of 0-based indices select_range = (min, max), inclusive. tol: the absolute
@@ -121,9 +123,16 @@ def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True,
     Raises:
         ValueError: shapes that do not match, Inf/NaN (with check_finite), a bad select or
             select_range.
-        TypeError: d or e not real float64 or integer data on the host.
+        TypeError: d or e not real float64 or integer data (NumPy, CuPy, or PyTorch CUDA
+            tensors, both of one kind).
         GpueigError: bisection did not converge, or a library error.
     """
+    if _api._on_gpu(d) or _api._on_gpu(e):  # CuPy / PyTorch CUDA: gpu_stebz_dev
+        from . import _device
+        _finite_anywhere(d, "d", check_finite)
+        _finite_anywhere(e, "e", check_finite)
+        rng, args = _select(select, select_range, d.shape[0])
+        return _device.eigvalsh_tridiagonal(d, e, rng, args, tol)
     d, e = _tridiagonal(d, e, check_finite)
     rng, args = _select(select, select_range, d.size)
     if d.size == 0:
@@ -139,7 +148,9 @@ def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None, ch
     """Eigenvalues and eigenvectors of the symmetric tridiagonal matrix (d, e), as
     scipy.linalg.eigh_tridiagonal: bisection (gpu_stebz, ORDER 'B') and inverse iteration
     (gpu_stein, DSTEIN's method). select and select_range as in eigvalsh_tridiagonal. Returns
-    (w, v): w ascending, v[:, i] the unit eigenvector for w[i]; w alone with eigvals_only.
+    (w, v): w ascending, v[:, i] the unit eigenvector for w[i]; w alone with eigvals_only. CuPy
+    arrays or PyTorch CUDA tensors go to gpu_stebz_dev and gpu_stein_dev (v computed in GPU
+    memory) and w, v come back as the same kind of array.
 
     Example::
 
@@ -152,11 +163,24 @@ def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None, ch
             select_range.
         numpy.linalg.LinAlgError: some eigenvectors did not converge (their 1-based indices in
             the message).
-        TypeError: d or e not real float64 or integer data on the host.
+        TypeError: d or e not real float64 or integer data (NumPy, CuPy, or PyTorch CUDA
+            tensors, both of one kind).
         GpueigError: bisection did not converge, or a library error.
     """
     if eigvals_only:
         return eigvalsh_tridiagonal(d, e, select, select_range, check_finite, tol)
+    if _api._on_gpu(d) or _api._on_gpu(e):  # CuPy / PyTorch CUDA: gpu_stebz_dev, gpu_stein_dev
+        from . import _device
+        _finite_anywhere(d, "d", check_finite)
+        _finite_anywhere(e, "e", check_finite)
+        rng, args = _select(select, select_range, d.shape[0])
+        try:
+            return _device.eigh_tridiagonal(d, e, rng, args, tol)
+        except _api.GpueigError as err:
+            if err.info > 0 and err.routine == "stein":
+                raise np.linalg.LinAlgError(
+                    f"{err.info} eigenvectors did not converge (1-based: {list(err.ifail)})") from err
+            raise
     d, e = _tridiagonal(d, e, check_finite)
     rng, args = _select(select, select_range, d.size)
     if d.size == 0:
