@@ -373,7 +373,7 @@ void bench_stebz(const StebzCase &c) {
                     ratios::eigenvalue_distance(a, b, n, tnorm), -1, 0});
 }
 
-// The device-pointer twins of stebz and stein (arrays already in device memory, work on the
+// The device-pointer twins of stebz, stein and toeplitz_eig (arrays already in device memory, work on the
 // bench's stream, the outputs waited for) against the host calls (GPU forced), interleaved,
 // medians of 5 after a warm-up: what the device API costs or saves. Both do the same O(n) host
 // bookkeeping; the host stein call also brings Z (n x m doubles) back, the device call leaves it.
@@ -445,6 +445,27 @@ void bench_tridiagonal_dev(cudaStream_t s, bool quick) {
     std::printf("  stein device-pointer API: n=%6d m=%5d  gpu_stein_dev %8.3f ms  gpu_stein %8.3f ms  (%.3fx)  "
                 "max |Z_dev - Z_host| %.1e\n",
                 n, m, median(dev_t), median(host_t), median(dev_t) / median(host_t), diff);
+    // Toeplitz eigenvalues (t in device memory, W back there) against the host call.
+    const std::vector<double> tt = zoo::toeplitz("random", n, 44);
+    CUDA_OK(cudaMemcpy(dd, tt.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    std::vector<double> tw(n);
+    host_t.clear();
+    dev_t.clear();
+    for (int r = 0; r <= 5; ++r) {
+      int mh = 0, md = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      gpu_toeplitz_eig('N', 'A', n, tt.data(), 0, 0, 0, 0, 0, &mh, tw.data(), nullptr, 1);
+      auto t1 = std::chrono::steady_clock::now();
+      gpu_toeplitz_eig_dev('N', 'A', n, dd, 0, 0, 0, 0, 0, &md, dw, nullptr, 1, dinfo, s);
+      CUDA_OK(cudaStreamSynchronize(s));
+      auto t2 = std::chrono::steady_clock::now();
+      if (r == 0) continue;
+      host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
+    std::printf("  toeplitz device-pointer API: n=%6d all values  gpu_toeplitz_eig_dev %8.3f ms  gpu_toeplitz_eig "
+                "%8.3f ms  (%.3fx)\n",
+                n, median(dev_t), median(host_t), median(dev_t) / median(host_t));
     cudaFree(dd), cudaFree(de), cudaFree(dw), cudaFree(dz);
     cudaFree(dib), cudaFree(dis), cudaFree(dfail), cudaFree(dinfo);
   }

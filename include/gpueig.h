@@ -378,8 +378,8 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  * conditions the host API finds by reading an array, such as an IPIV entry out of range) is
  * written to the device int INFO on STREAM, as cuSOLVER's devInfo. The backend policy does not
  * apply: the data is on the device, and so is the work; there is no CPU fallback (gpu_sytrd_dev
- * recomputes a reduction it cannot trust, and gpu_stebz_dev a T whose E(i)^2 overflow, with
- * LAPACK on the host, as documented there).
+ * recomputes a reduction it cannot trust, gpu_stebz_dev a T whose E(i)^2 overflow and
+ * gpu_toeplitz_eig_dev what its GPU method declines, with LAPACK on the host, as documented there).
  * ------------------------------------------------------------------------------------------- */
 
 /* gpu_getrf_dev: gpu_getrf_crout on device memory (LAPACK analogue: DGETRF; cuSOLVER's
@@ -460,6 +460,23 @@ GPUEIG_API int gpu_stebz_dev(char range, char order, int n, double vl, double vu
 GPUEIG_API int gpu_stein_dev(int n, const double *d, const double *e, int m, const double *w,
                              const int *iblock, const int *isplit, double *z, int ldz, int *ifail,
                              int *info, void *stream);
+
+/* gpu_toeplitz_eig_dev: gpu_toeplitz_eig on device memory.
+ *  1 JOBZ .. 9 ABSTOL [in] as gpu_toeplitz_eig (4 T (N) device, left unchanged).
+ * 10 M [out] host int: as gpu_toeplitz_eig (0 when INFO != 0).
+ * 11 W (N) [out] device.  12 Z (LDZ, max(1,M)) [out] device, JOBZ = 'V' (not referenced for 'N').
+ * 13 LDZ [in] as gpu_toeplitz_eig.
+ * 14 INFO [out] device int: gpu_toeplitz_eig's INFO >= 0, or -4 for a NaN or infinite entry of T
+ *    (as gpu_toeplitz_eig returns it; nothing else written then).  15 STREAM [in].
+ * N = 0: M = 0, INFO = 0. The method of gpu_toeplitz_eig on a host copy of t: t comes down (the
+ * call waits for STREAM), the half blocks are formed, reduced and bisected on the GPU on the
+ * library's own streams while the call waits, and W goes up on STREAM. JOBZ = 'V' is the host
+ * call's method too: the half blocks' eigenvectors are lifted on the host and Z (N x M) goes up,
+ * so it costs a host round trip of Z. Where the GPU method declines, LAPACK's method runs on the
+ * host copy, as in the host call. */
+GPUEIG_API int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *t, double vl, double vu,
+                                    int il, int iu, double abstol, int *m, double *w, double *z, int ldz,
+                                    int *info, void *stream);
 
 /* gpu_gtsv_dev: gpu_gtsv_pcr on device memory (DGTSV; cuSPARSE's cusparseDgtsv2).
  *  1 N, 2 NRHS [in] as gpu_gtsv_pcr.  3 DL (N-1), 4 D (N), 5 DU (N-1) [in] device: left

@@ -27,6 +27,7 @@
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "env.hpp"
 #include "gpu_backend.hpp"
@@ -605,6 +606,59 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
   return gpu::Status::success();
 }
 
+// The scalar checks gpu_toeplitz_eig and gpu_toeplitz_eig_dev share, in LAPACK's order around
+// T's own check (-4: the host call reads T there, the device call later): 0 or -i.
+int toeplitz_options(char jobz, char range, int n) {
+  if (!lsame(jobz, 'V') && !lsame(jobz, 'N')) return -1;
+  if (!lsame(range, 'V') && !lsame(range, 'I') && !lsame(range, 'A')) return -2;
+  if (n < 0) return -3;
+  return 0;
+}
+int toeplitz_bounds(char jobz, char range, int n, double vl, double vu, int il, int iu, int ldz) {
+  if (lsame(range, 'V') && n > 0 && !(vl < vu)) return -6;
+  if (lsame(range, 'I') && (il < 1 || il > max1(n))) return -7;
+  if (lsame(range, 'I') && (iu < (n < il ? n : il) || iu > n)) return -8;
+  if (ldz < 1 || (lsame(jobz, 'V') && ldz < n)) return -13;
+  return 0;
+}
+
+// gpu_toeplitz_eig_dev's work once its arguments are checked (n >= 1): t down, the host call's
+// check of it (device INFO -4), then the host call's GPU method on the host copy (its device work
+// on the library's streams, waited for), W (and Z) up to the caller's arrays on STREAM. Where the
+// GPU method declines (`unsafe`), LAPACK's method on the host, as the host call.
+gpu::Status toeplitz_on_device(gpu::Device &dev, char jobz, char range, int n, const double *t, double vl,
+                               double vu, int il, int iu, double abstol, int *m, double *w, double *z, int ldz,
+                               int *info, void *stream) {
+  constexpr size_t kD = sizeof(double), kI = sizeof(int);
+  std::vector<double> ht(n);
+  gpu::Status s = dev.download_arrays({{ht.data(), t, n * kD}}, stream);
+  if (!s) return s;
+  const int bad = all_finite(ht.data(), n) ? 0 : -4;
+  if (bad) return dev.upload_arrays({{info, &bad, kI}}, stream);
+  const bool wantz = lsame(jobz, 'V');
+  const Problem p = prepare(n, ht.data(), range, vl, vu, abstol, !wantz);
+  int mm = 0, r = 0;
+  std::vector<double> hw(n), hz(wantz && !p.empty ? size_t(n) * n : 1);
+  if (!p.empty) {
+    s = wantz ? vectors_gpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
+              : values_gpu(range, n, p, il, iu, &mm, hw.data(), &r);
+    if (s.code == gpu::Status::unsafe) {
+      r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
+                : values_cpu(range, n, p, il, iu, &mm, hw.data());
+      if (r < 0) return gpu::Status::fail(gpu::Status::device_error, "the host recompute failed");
+      s = gpu::Status::success();
+    }
+    if (!s) return s;
+  }
+  if (r != 0) mm = 0;
+  if (p.sigma != 1)
+    for (int i = 0; i < mm; ++i) hw[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
+  if (wantz && mm > 0 && !(s = dev.upload_matrix(z, ldz, hz.data(), n, n, mm, stream))) return s;
+  if (!(s = dev.upload_arrays({{w, hw.data(), mm * kD}, {info, &r, kI}}, stream))) return s;
+  *m = mm;
+  return s;
+}
+
 }  // namespace
 
 int cpu::toeplitz_tridiagonals(int n, const double *t, gpu::ToeplitzHalves out[2]) {
@@ -619,6 +673,26 @@ int cpu::toeplitz_tridiagonals(int n, const double *t, gpu::ToeplitzHalves out[2
 
 }  // namespace gpueig
 
+extern "C" int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *t, double vl, double vu, int il,
+                                    int iu, double abstol, int *m, double *w, double *z, int ldz, int *info,
+                                    void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::toeplitz, sizes({{"n", n}}));
+    if (const int bad = toeplitz_options(jobz, range, n)) return bad;
+    if (const int bad = toeplitz_bounds(jobz, range, n, vl, vu, il, iu, ldz)) return bad;
+    if (!m) return -10;
+    const bool some = n > 0;
+    return run_on_device(call, {{4, t, some}, {11, w, some}, {12, z, some && lsame(jobz, 'V')}, {14, info, true}},
+                         15, stream, [&](gpu::Device &dev) {
+                           *m = 0;
+                           if (!some) return dev.zero_info(info, stream);
+                           return toeplitz_on_device(dev, jobz, range, n, t, vl, vu, il, iu, abstol, m, w, z, ldz,
+                                                     info, stream);
+                         });
+  });
+}
+
 extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, double vl,
                                 double vu, int il, int iu, double abstol, int *m, double *w,
                                 double *z, int ldz) {
@@ -626,15 +700,9 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
   return guarded([&] {
     CallRecord call(Routine::toeplitz, sizes({{"n", n}}));
     const bool wantz = lsame(jobz, 'V');
-    const bool byval = lsame(range, 'V'), byidx = lsame(range, 'I');
-    if (!wantz && !lsame(jobz, 'N')) return -1;
-    if (!byval && !byidx && !lsame(range, 'A')) return -2;
-    if (n < 0) return -3;
+    if (const int bad = toeplitz_options(jobz, range, n)) return bad;
     if (!all_finite(t, n)) return -4;
-    if (byval && n > 0 && !(vl < vu)) return -6;
-    if (byidx && (il < 1 || il > max1(n))) return -7;
-    if (byidx && (iu < (n < il ? n : il) || iu > n)) return -8;
-    if (ldz < 1 || (wantz && ldz < n)) return -13;
+    if (const int bad = toeplitz_bounds(jobz, range, n, vl, vu, il, iu, ldz)) return bad;
     *m = 0;
     if (n == 0) return 0;
 

@@ -234,6 +234,17 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_stein_dev(-1, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, 1, nullptr, &info, nullptr), -1);
   EXPECT_EQ(gpu_stein_dev(2, nullptr, nullptr, 3, nullptr, nullptr, nullptr, nullptr, 2, nullptr, &info, nullptr), -4);
   EXPECT_EQ(gpu_stein_dev(3, nullptr, nullptr, 1, nullptr, nullptr, nullptr, nullptr, 2, nullptr, &info, nullptr), -9);
+  auto toeplitz = [&](char jobz, char range, int n, double vl, double vu, int il, int iu, int *mm, int ldz) {
+    return gpu_toeplitz_eig_dev(jobz, range, n, nullptr, vl, vu, il, iu, 0, mm, nullptr, nullptr, ldz, &info, nullptr);
+  };
+  EXPECT_EQ(toeplitz('X', 'A', 2, 0, 0, 0, 0, &m, 2), -1);
+  EXPECT_EQ(toeplitz('N', 'X', 2, 0, 0, 0, 0, &m, 2), -2);
+  EXPECT_EQ(toeplitz('N', 'A', -1, 0, 0, 0, 0, &m, 2), -3);
+  EXPECT_EQ(toeplitz('N', 'V', 2, 1, 0, 0, 0, &m, 2), -6);
+  EXPECT_EQ(toeplitz('N', 'I', 2, 0, 0, 3, 3, &m, 2), -7);
+  EXPECT_EQ(toeplitz('N', 'I', 2, 0, 0, 2, 1, &m, 2), -8);
+  EXPECT_EQ(toeplitz('N', 'A', 2, 0, 0, 0, 0, nullptr, 2), -10);
+  EXPECT_EQ(toeplitz('V', 'A', 3, 0, 0, 0, 0, &m, 2), -13);
   EXPECT_EQ(info, 99);
   EXPECT_EQ(m, 99);
   EXPECT_EQ(ns, 99);
@@ -256,6 +267,8 @@ TEST(DeviceApi, NoGpuIsAnError) {
   EXPECT_EQ(gpu_stebz_dev('A', 'E', 1, 0, 0, 0, 0, 0, &a, &dl, &m, &ns, &b, &ib, &is, &info, nullptr),
             GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_stein_dev(1, &a, &dl, 1, &a, &ib, &is, &b, 1, &ipiv, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_toeplitz_eig_dev('N', 'A', 1, &a, 0, 0, 0, 0, 0, &m, &b, nullptr, 1, &info, nullptr),
+            GPUEIG_ERR_DEVICE);
   EXPECT_EQ(m, 99);
   EXPECT_STREQ(gpueig_last_backend(), "none");
   EXPECT_EQ(info, 99);
@@ -311,6 +324,13 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), nullptr, ints.get(), info.get()), -8);
   EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), a.get(), nullptr, info.get()), -10);
   EXPECT_EQ(stein(b.get(), b.get(), b.get(), ints.get(), ints.get(), a.get(), ints.get(), nullptr), -11);
+  auto toeplitz = [&](char jobz, const double *t, double *w, double *z, int *inf) {
+    return gpu_toeplitz_eig_dev(jobz, 'A', 2, t, 0, 0, 0, 0, 0, &m, w, z, 2, inf, st);
+  };
+  EXPECT_EQ(toeplitz('N', nullptr, b.get(), nullptr, info.get()), -4);
+  EXPECT_EQ(toeplitz('N', b.get(), nullptr, nullptr, info.get()), -11);
+  EXPECT_EQ(toeplitz('V', b.get(), b.get(), nullptr, info.get()), -12);
+  EXPECT_EQ(toeplitz('N', b.get(), b.get(), nullptr, nullptr), -14);
   if (!fake_device()) {  // host memory, pageable and pinned, is not the device's
     Vec host(4, 1.0);
     EXPECT_EQ(gpu_getrf_dev(2, 2, host.data(), 2, ipiv.get(), info.get(), st), -3);
@@ -566,6 +586,63 @@ TEST_F(WithDevice, SteinDataChecks) {
                           info.get(), st),
             0);
   EXPECT_EQ(info.host()[0], -2);
+}
+
+// gpu_toeplitz_eig_dev over the Toeplitz zoo, JOBZ 'N' (RANGE 'A', 'V', 'I') and 'V' ('A', 'I'):
+// the host call's M, W (to the bit) and Z (the same method on the same device), T untouched,
+// nothing written past M; a NaN in T: device INFO -4, M = 0, W untouched.
+TEST_F(WithDevice, ToeplitzOverTheZoo) {
+  void *st = test_stream();
+  for (const std::string &kind : zoo::toeplitz_kinds())
+    for (int n : {1, 2, 33, 300}) {
+      const Vec t = zoo::toeplitz(kind, n, 3 * n + 1);
+      Vec wall(n);
+      int mall = 0;
+      gpueig_set_backend("gpu");
+      ASSERT_EQ(gpu_toeplitz_eig('N', 'A', n, t.data(), 0, 0, 0, 0, 0, &mall, wall.data(), nullptr, 1), 0);
+      gpueig_set_backend("auto");
+      const double lo = wall[n / 4] - 1e-3, hi = wall[(3 * n) / 4];
+      const int il = std::max(1, n / 3), iu = std::max(il, (2 * n) / 3);
+      struct Query {
+        char jobz, range;
+      };
+      for (const Query q : {Query{'N', 'A'}, Query{'N', 'V'}, Query{'N', 'I'}, Query{'V', 'A'}, Query{'V', 'I'}}) {
+        if (q.range == 'V' && !(lo < hi)) continue;
+        SCOPED_TRACE(kind + " n=" + std::to_string(n) + " jobz=" + q.jobz + " range=" + q.range);
+        const int ldz = q.jobz == 'V' ? n + 1 : 1;
+        Vec wh(n, kPad), zh(size_t(ldz) * n, kPad);
+        int mh = -1;
+        gpueig_set_backend("gpu");
+        const int ih = gpu_toeplitz_eig(q.jobz, q.range, n, t.data(), lo, hi, il, iu, 0, &mh, wh.data(), zh.data(), ldz);
+        gpueig_set_backend("auto");
+        Mem<double> dt(t), w(Vec(n, kPad)), z(Vec(size_t(ldz) * n, kPad));
+        Mem<int> info(std::vector<int>{99});
+        int md = -1;
+        ASSERT_EQ(gpu_toeplitz_eig_dev(q.jobz, q.range, n, dt.get(), lo, hi, il, iu, 0, &md, w.get(), z.get(), ldz,
+                                       info.get(), st),
+                  0);
+        EXPECT_EQ(info.host()[0], ih);
+        ASSERT_EQ(md, mh);
+        const Vec wd = w.host();
+        EXPECT_EQ(std::memcmp(wd.data(), wh.data(), n * sizeof(double)), 0) << "W differs from the host call's";
+        EXPECT_EQ(dt.host(), t);
+        if (q.jobz == 'V') {
+          const Vec zd = z.host();
+          double worst = 0;
+          for (size_t i = 0; i < zd.size(); ++i) worst = std::max(worst, std::fabs(zd[i] - zh[i]));
+          EXPECT_LE(worst, 1e-13) << "Z differs from the host call's";  // padding included
+        }
+      }
+    }
+  Vec bad = zoo::toeplitz("random", 20, 5);
+  bad[3] = std::nan("");
+  Mem<double> dt(bad), w(Vec(20, kPad));
+  Mem<int> info(std::vector<int>{99});
+  int m = -1;
+  ASSERT_EQ(gpu_toeplitz_eig_dev('N', 'A', 20, dt.get(), 0, 0, 0, 0, 0, &m, w.get(), nullptr, 1, info.get(), st), 0);
+  EXPECT_EQ(info.host()[0], -4);
+  EXPECT_EQ(m, 0);
+  EXPECT_EQ(w.host(), Vec(20, kPad));
 }
 
 // The legacy default stream (NULL: CuPy's and PyTorch's default) orders a call's transfers and

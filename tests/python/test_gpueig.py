@@ -358,7 +358,7 @@ class _FakeDlpackCuda:
 def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
-    calls = [lambda g: gpueig.toeplitz_eig(g), lambda g: gpueig.sytrd_givens(g)]
+    calls = [lambda g: gpueig.sytrd_givens(g)]
     for call in calls:
         with pytest.raises(TypeError, match="GPU memory.*host"):
             call(gpu_array())
@@ -376,6 +376,8 @@ def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
         gpueig.getrf(gpu_array())
     with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
         gpueig.stebz(gpu_array(), gpu_array())
+    with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
+        gpueig.toeplitz_eig(gpu_array())
 
 
 def _device_arrays(lib):
@@ -546,6 +548,29 @@ def _tridiagonal_eigen_on_device_arrays(dev, host):
         gpueig.stebz(dev(d.astype(np.float32)), dev(e))
     with pytest.raises(TypeError, match="host array"):
         gpueig.eigh_tridiagonal(dev(d), e)
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_toeplitz_on_device_arrays(lib):
+    """toeplitz_eig on CuPy arrays and PyTorch CUDA tensors (gpu_toeplitz_eig_dev): the same kind
+    of array back, the host call's answers on the same device, t untouched, NaN refused."""
+    dev, host = _device_arrays(lib)
+    gpueig.set_backend("gpu")  # the host call on the device too: the same method (the fixture restores)
+    for n in (1, 2, 50, 700):
+        t = rng.uniform(-1, 1, n)
+        dt = dev(t)
+        for kw in ({}, {"range": "I", "il": 1, "iu": max(1, n // 4)}):
+            w = gpueig.toeplitz_eig(dt, **kw)
+            assert type(w) is type(dt)
+            assert np.array_equal(host(w), gpueig.toeplitz_eig(t, **kw))
+            w, z = gpueig.toeplitz_eig(dt, jobz="V", **kw)
+            wh, zh = gpueig.toeplitz_eig(t, jobz="V", **kw)
+            assert type(z) is type(dt) and tuple(z.shape) == zh.shape
+            assert np.array_equal(host(w), wh)
+            assert np.allclose(host(z), zh, rtol=0, atol=1e-12)
+        assert np.array_equal(host(dt), t)
+    with pytest.raises(ValueError, match="argument 4"):
+        gpueig.toeplitz_eig(dev(np.array([1.0, np.nan, 0.5])))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])

@@ -472,7 +472,11 @@ def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0
 
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
     """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
-    column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]."""
+    column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]. A CuPy
+    array or PyTorch CUDA tensor t goes to gpu_toeplitz_eig_dev (w, z: the same kind of array)."""
+    if _on_gpu(t):
+        from . import _device
+        return _device.toeplitz_eig(t, jobz, range, vl, vu, il, iu, abstol)
     t = _vector(t, "t")
     n = _order(t.size, "len(t)")
     jz = _option(jobz, "jobz", "NV")

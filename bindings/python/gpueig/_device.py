@@ -1,8 +1,8 @@
-"""The device path of getrf, getrs, gesv, gtsv, gtsv_batch, stebz and stein (and of lu_factor,
+"""The device path of getrf, getrs, gesv, gtsv, gtsv_batch, stebz, stein and toeplitz_eig (and of lu_factor,
 lu_solve, solve, solve_banded, eigvalsh_tridiagonal and eigh_tridiagonal over them) and of
 eigvalsh: CuPy arrays and PyTorch CUDA tensors go to the library's device-pointer API
 (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev, gpu_gtsv_batch_dev, gpu_sytrd_dev,
-gpu_stebz_dev, gpu_stein_dev) on the array library's current stream, and the results come back as
+gpu_stebz_dev, gpu_stein_dev, gpu_toeplitz_eig_dev) on the array library's current stream, and the results come back as
 the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
 path; the inputs are never written. Each call reads the routine's INFO back from the device, so
 it waits for its own work on that stream (not for the whole device)."""
@@ -192,7 +192,7 @@ def check_finite(x, name):
 def _call(routine, info, argnames, k, x):
     """The synchronous INFO: ValueError naming a device mismatch where that is the cause."""
     if info < 0 and info > -1000 and argnames[-info - 1] in (
-            "a", "lu", "b", "ipiv", "info", "dl", "d", "du", "e", "w", "iblock", "isplit", "z", "ifail"):
+            "a", "lu", "b", "ipiv", "info", "dl", "d", "du", "e", "w", "iblock", "isplit", "z", "ifail", "t"):
         raise ValueError(
             f"{routine}: {argnames[-info - 1]} is not in memory of the library's device (device "
             f"{k.device(x)} given; GPUEIG_DEVICE chooses the library's, default 0)")
@@ -395,6 +395,28 @@ def stein(d, e, w, iblock, isplit):
         err.ifail, err.z = k.to_host(ifail)[:i].copy(), z
         raise err
     return z
+
+
+def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
+    """_api.toeplitz_eig on a GPU array (gpu_toeplitz_eig_dev): w or (w, z) of the same kind."""
+    k = kind_of(t)
+    t = _real_dev(k, t, "t", 1)
+    n = _api._order(t.shape[0], "len(t)")
+    jz = _api._option(jobz, "jobz", "NV")
+    r, vl, vu, il, iu = _api._range_arguments(range, vl, vu, il, iu, n)
+    w, info, pad = k.zeros(max(n, 1)), k.zeros_int(1), k.zeros(1)
+    z = k.fortran_copy(k.zeros((n, n))) if jz == b"V" and n else pad
+    ldz = max(n, 1) if jz == b"V" else 1
+    m = ctypes.c_int(0)
+    names = ["jobz", "range", "n", "t", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "info", "stream"]
+    rc = _api._lib().gpu_toeplitz_eig_dev(jz, r, n, k.ptr(t if n else pad), vl, vu, il, iu,
+                                          _api._real(abstol, "abstol"), ctypes.byref(m), k.ptr(w), k.ptr(z), ldz,
+                                          k.ptr(info), k.stream(t))
+    _call("toeplitz_eig", rc, names, k, t)
+    names[3] = "t (NaN or Inf)"
+    _api._check("toeplitz_eig", k.first(info), names,
+                lambda i: f"the eigensolver of a half block failed (info {i})")
+    return w[:m.value] if jz == b"N" else (w[:m.value], z[:, :m.value])
 
 
 def _scale_of(k, *arrays):

@@ -34,6 +34,8 @@ _SIGNATURES = {
     "gpu_stebz_dev": (_c_int, [_c_char, _c_char, _c_int, _c_double, _c_double, _c_int, _c_int, _c_double, _vp,
                                _vp, _pi, _pi, _vp, _vp, _vp, _vp, _vp]),
     "gpu_stein_dev": (_c_int, [_c_int, _vp, _vp, _c_int, _vp, _vp, _vp, _vp, _c_int, _vp, _vp, _vp]),
+    "gpu_toeplitz_eig_dev": (_c_int, [_c_char, _c_char, _c_int, _vp, _c_double, _c_double, _c_int, _c_int,
+                                      _c_double, _pi, _vp, _vp, _c_int, _vp, _vp]),
     "gpueig_version": (_c_char_p, []),
     "gpueig_gpu_available": (_c_int, []),
     "gpueig_last_backend": (_c_char_p, []),
