@@ -4,6 +4,9 @@
 // Properties: the argument checks of gpueig.h (-1, -4, -9, -2, -3, -5, -6, -7, in that order)
 // with nothing written; otherwise INFO in [0, M], IFAIL(1..INFO) in [1, M] and zero after it,
 // the rows LDZ > N of Z never written, and nothing read or written outside any array.
+// The same input then goes to gpu_stein_dev on the fake device (whose memory is the host's): the
+// scalar checks (-1, -4, -9) synchronously, the data checks (-2, -3, -5, -6, -7) as the device
+// INFO with Z and IFAIL unwritten, else the same properties for the device INFO.
 #include <algorithm>
 #include <cmath>
 
@@ -38,6 +41,50 @@ int expected_info(int n, int m, int ldz, const Buf<double> &d, const Buf<double>
     prev = isplit[b];
   }
   return 0;
+}
+
+// INFO (host or device) in [0, M], IFAIL(1..INFO) in [1, M] and zero after it, rows LDZ > N of Z
+// never written.
+void check_vectors(const char *who, int n, int m, int ldz, int info, const Buf<double> &z,
+                   const std::vector<double> &z0, const Buf<int> &ifail) {
+  for (int j = 0; j < m; ++j)
+    for (int i = n; i < ldz; ++i)
+      FUZZ_CHECK(std::memcmp(&z[size_t(j) * ldz + i], &z0[size_t(j) * ldz + i], sizeof(double)) == 0,
+                 "%s wrote Z(%d,%d), below row N = %d", who, i + 1, j + 1, n);
+  for (int j = 0; j < m; ++j)
+    FUZZ_CHECK(j < info ? (ifail[j] >= 1 && ifail[j] <= m) : ifail[j] == 0,
+               "%s: IFAIL(%d) = %d with INFO %d (m=%d)", who, j + 1, ifail[j], info, m);
+}
+
+void fuzz_device(int n, int m, int ldz, const Buf<double> &d, const Buf<double> &e, const Buf<double> &w,
+                 const Buf<int> &iblock, const Buf<int> &isplit, const std::vector<double> &z0,
+                 const std::vector<int> &ifail0, int expected) {
+  Buf<double> z("Z", z0.size());
+  Buf<int> ifail("IFAIL", ifail0.size()), dinfo("INFO", 1);
+  std::copy(z0.begin(), z0.end(), z.data());
+  std::copy(ifail0.begin(), ifail0.end(), ifail.data());
+  dinfo[0] = kUnwritten;
+  const bool scalar = expected == -1 || expected == -4 || expected == -9;
+  reset_xerbla();
+  const int r = gpu_stein_dev(n, d.data(), e.data(), m, w.data(), iblock.data(), isplit.data(), z.data(), ldz,
+                              ifail.data(), dinfo.data(), nullptr);
+  check_no_xerbla("gpu_stein_dev");
+  z.check(), ifail.check(), dinfo.check();
+  FUZZ_CHECK(r == (scalar ? expected : 0), "gpu_stein_dev returned %d, expected %d", r, scalar ? expected : 0);
+  if (scalar) {
+    FUZZ_CHECK(dinfo[0] == kUnwritten && z.same_as(z0) && ifail.same_as(ifail0), "gpu_stein_dev wrote with INFO %d",
+               r);
+    return;
+  }
+  const int info = dinfo[0];
+  if (expected < 0 || n == 0 || m == 0) {
+    FUZZ_CHECK(info == (n == 0 || m == 0 ? 0 : expected), "gpu_stein_dev device INFO %d, expected %d", info,
+               expected);
+    FUZZ_CHECK(z.same_as(z0) && ifail.same_as(ifail0), "gpu_stein_dev wrote with device INFO %d", info);
+    return;
+  }
+  FUZZ_CHECK(info >= 0 && info <= m, "gpu_stein_dev device INFO %d outside [0, %d]", info, m);
+  check_vectors("gpu_stein_dev", n, m, ldz, info, z, z0, ifail);
 }
 
 }  // namespace
@@ -88,6 +135,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const auto z0 = z.snapshot();
   const auto ifail0 = ifail.snapshot();
   const int expected = expected_info(n, m, ldz, d, e, w, iblock, isplit);
+  fuzz_device(n, m, ldz, d, e, w, iblock, isplit, z0, ifail0, expected);
 
   reset_xerbla();
   const int info = gpu_stein(n, d.data(), e.data(), m, w.data(), iblock.data(), isplit.data(),
@@ -101,12 +149,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   if (info < 0) return 0;
-  for (int j = 0; j < m; ++j)
-    for (int i = n; i < ldz; ++i)
-      FUZZ_CHECK(std::memcmp(&z[size_t(j) * ldz + i], &z0[size_t(j) * ldz + i], sizeof(double)) == 0,
-                 "gpu_stein wrote Z(%d,%d), below row N = %d", i + 1, j + 1, n);
-  for (int j = 0; j < m; ++j)
-    FUZZ_CHECK(j < info ? (ifail[j] >= 1 && ifail[j] <= m) : ifail[j] == 0,
-               "IFAIL(%d) = %d with INFO %d (m=%d)", j + 1, ifail[j], info, m);
+  check_vectors("gpu_stein", n, m, ldz, info, z, z0, ifail);
   return 0;
 }

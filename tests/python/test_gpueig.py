@@ -358,12 +358,11 @@ class _FakeDlpackCuda:
 def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
-    calls = [lambda g: gpueig.sytrd_givens(g)]
-    for call in calls:
+    # The dense eigensolvers have no device path: told to pass host arrays.
+    for call in (lambda g: gpueig.syevd(g), lambda g: gpueig.syevx(g, range="I", il=1, iu=1)):
         with pytest.raises(TypeError, match="GPU memory.*host"):
             call(gpu_array())
-    # The LU and tridiagonal solves have a device path: it takes CuPy and PyTorch arrays only, all
-    # on the GPU.
+    # The other routines have a device path: it takes CuPy and PyTorch arrays only, all on the GPU.
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
         gpueig.gesv(a, gpu_array())
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
@@ -378,6 +377,8 @@ def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
         gpueig.stebz(gpu_array(), gpu_array())
     with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
         gpueig.toeplitz_eig(gpu_array())
+    with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
+        gpueig.sytrd_givens(gpu_array())
 
 
 def _device_arrays(lib):
@@ -548,6 +549,36 @@ def _tridiagonal_eigen_on_device_arrays(dev, host):
         gpueig.stebz(dev(d.astype(np.float32)), dev(e))
     with pytest.raises(TypeError, match="host array"):
         gpueig.eigh_tridiagonal(dev(d), e)
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_sytrd_on_device_arrays(lib):
+    """sytrd_givens on CuPy arrays and PyTorch CUDA tensors (gpu_sytrd_dev): the same kind of
+    array back, a = Q T Q^T with Q orthogonal (and q Q for vect 'U'), a untouched."""
+    dev, host = _device_arrays(lib)
+    for n in (1, 2, 40, 300):
+        a = rng.uniform(-1, 1, (n, n))
+        a = a + a.T
+        da = dev(a)
+        for uplo in ("L", "U"):
+            d, e, q = gpueig.sytrd_givens(da, vect="V", uplo=uplo)
+            assert type(d) is type(da) and type(q) is type(da)
+            dh, eh, qh = host(d), host(e), host(q)
+            t = np.diag(dh) + np.diag(eh, 1) + np.diag(eh, -1)
+            assert np.abs(qh @ t @ qh.T - a).max() <= 30 * n * EPS * max(1.0, np.abs(a).max())
+            assert np.abs(qh.T @ qh - np.eye(n)).max() <= 30 * n * EPS
+            d2, e2, none = gpueig.sytrd_givens(da, vect="N", uplo=uplo)
+            assert none is None and np.allclose(host(d2), dh, rtol=0, atol=1e-12)
+        q0 = np.linalg.qr(rng.uniform(-1, 1, (n, n)))[0]
+        d, e, qu = gpueig.sytrd_givens(da, vect="U", q=dev(q0))
+        dh, eh, qh = host(d), host(e), host(qu)
+        t = np.diag(dh) + np.diag(eh, 1) + np.diag(eh, -1)
+        assert np.abs(qh @ t @ qh.T - q0 @ a @ q0.T).max() <= 30 * n * EPS * max(1.0, np.abs(a).max())
+        assert np.array_equal(host(da), a)
+    with pytest.raises(ValueError, match="square"):
+        gpueig.sytrd_givens(dev(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="needs q"):
+        gpueig.sytrd_givens(dev(np.eye(2)), vect="U")
 
 
 @pytest.mark.parametrize("lib", ["cupy", "torch"])

@@ -63,9 +63,9 @@ def _host_array(x, name):
     """x as a NumPy array, refusing GPU arrays with a message that says what to do."""
     if _on_gpu(x):
         raise TypeError(
-            f"{name} is an array in GPU memory ({type(x).__module__}.{type(x).__name__}); the "
-            f"gpueig Python functions take host (NumPy) arrays and move the data themselves: pass "
-            f"a host copy (cupy.asnumpy(x), x.cpu().numpy())")
+            f"{name} is an array in GPU memory ({type(x).__module__}.{type(x).__name__}); this "
+            f"function takes host (NumPy) arrays and moves the data itself: pass a host copy "
+            f"(cupy.asnumpy(x), x.cpu().numpy())")
     return np.asarray(x)
 
 
@@ -400,8 +400,12 @@ def sytrd_givens(a, vect="V", uplo="L", q=None):
     """Reduces the symmetric array a to tridiagonal form, a = Q T Q^T, T = tridiag(e, d, e).
 
     vect 'N' (no Q), 'V' (Q formed) or 'U' (returns q @ Q for the given orthogonal q); uplo: the
-    triangle of a that is read. Returns (d, e, Q) with Q None for vect 'N'.
+    triangle of a that is read. Returns (d, e, Q) with Q None for vect 'N'. A CuPy array or PyTorch
+    CUDA tensor a (and q) is reduced in GPU memory (gpu_sytrd_dev); d, e, Q are then that kind.
     """
+    if _on_gpu(a) or (q is not None and _on_gpu(q)):
+        from . import _device
+        return _device.sytrd_givens(a, vect, uplo, q)
     work = _fortran_copy(a, "a")
     n = _order(work.shape[0], "n")
     if work.shape != (n, n):

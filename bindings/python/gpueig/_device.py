@@ -1,4 +1,5 @@
-"""The device path of getrf, getrs, gesv, gtsv, gtsv_batch, stebz, stein and toeplitz_eig (and of lu_factor,
+"""The device path of getrf, getrs, gesv, gtsv, gtsv_batch, sytrd_givens, stebz, stein and
+toeplitz_eig (and of lu_factor,
 lu_solve, solve, solve_banded, eigvalsh_tridiagonal and eigh_tridiagonal over them) and of
 eigvalsh: CuPy arrays and PyTorch CUDA tensors go to the library's device-pointer API
 (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev, gpu_gtsv_batch_dev, gpu_sytrd_dev,
@@ -395,6 +396,32 @@ def stein(d, e, w, iblock, isplit):
         err.ifail, err.z = k.to_host(ifail)[:i].copy(), z
         raise err
     return z
+
+
+def sytrd_givens(a, vect="V", uplo="L", q=None):
+    """_api.sytrd_givens on GPU arrays (gpu_sytrd_dev): (d, e, Q) of the same kind (Q None for
+    vect 'N'); a is only read."""
+    v = _api._option(vect, "vect", "NVU")
+    u = _api._option(uplo, "uplo", "UL")
+    if v == b"U" and q is None:
+        raise ValueError("vect='U' needs q, the orthogonal matrix to update")
+    k = _kind_of_all((a, "a"), (q, "q")) if v == b"U" else kind_of(a)
+    work = _matrix(k, a, "a")
+    n = _api._order(work.shape[0], "n")
+    if tuple(work.shape) != (n, n):
+        raise ValueError(f"a must be square, got shape {tuple(work.shape)}")
+    if v == b"U":
+        qm = _matrix(k, q, "q")
+        if tuple(qm.shape) != (n, n):
+            raise ValueError(f"q must be {n} x {n}, got shape {tuple(qm.shape)}")
+    else:
+        qm = k.fortran_copy(k.zeros((n, n))) if v == b"V" and n else k.zeros(1)
+    d, e, info = k.zeros(max(n, 1)), k.zeros(max(n - 1, 1)), k.zeros_int(1)
+    pad = k.zeros(1)
+    r = _api._lib().gpu_sytrd_dev(v, u, n, k.ptr(work if n else pad), max(n, 1), k.ptr(d), k.ptr(e), k.ptr(qm),
+                                  max(n, 1) if v != b"N" else 1, k.ptr(info), k.stream(a))
+    _call("sytrd_givens", r, ["vect", "uplo", "n", "a", "lda", "d", "e", "q", "ldq", "info", "stream"], k, a)
+    return d[:n], e[:max(n - 1, 0)], (None if v == b"N" else qm)
 
 
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
