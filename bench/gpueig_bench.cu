@@ -29,6 +29,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpueig.h"
@@ -377,6 +378,25 @@ void bench_stebz(const StebzCase &c) {
 // bench's stream, the outputs waited for) against the host calls (GPU forced), interleaved,
 // medians of 5 after a warm-up: what the device API costs or saves. Both do the same O(n) host
 // bookkeeping; the host stein call also brings Z (n x m doubles) back, the device call leaves it.
+// Medians (ms) of 5 interleaved timings of a host call and its device twin (the stream waited
+// for), after one untimed round: {device, host}.
+std::pair<double, double> interleaved(cudaStream_t s, const std::function<void()> &host,
+                                      const std::function<void()> &device) {
+  std::vector<double> host_t, dev_t;
+  for (int r = 0; r <= 5; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    host();
+    auto t1 = std::chrono::steady_clock::now();
+    device();
+    CUDA_OK(cudaStreamSynchronize(s));
+    auto t2 = std::chrono::steady_clock::now();
+    if (r == 0) continue;
+    host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+  }
+  return {median(dev_t), median(host_t)};
+}
+
 void bench_tridiagonal_dev(cudaStream_t s, bool quick) {
   std::vector<int> sizes = {1024, 4096, 16384};
   if (quick) sizes = {1024, 4096};
@@ -401,23 +421,15 @@ void bench_tridiagonal_dev(cudaStream_t s, bool quick) {
     for (const int last : {n, std::max(1, n / 100)}) {
       const char range = last == n ? 'A' : 'I';
       int m = 0, ns = 0, m2 = 0, ns2 = 0;
-      std::vector<double> host_t, dev_t;
-      for (int r = 0; r <= 5; ++r) {
-        auto t0 = std::chrono::steady_clock::now();
-        gpu_stebz(range, 'B', n, 0, 0, 1, last, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data());
-        auto t1 = std::chrono::steady_clock::now();
-        gpu_stebz_dev(range, 'B', n, 0, 0, 1, last, 0.0, dd, de, &m2, &ns2, dw, dib, dis, dinfo, s);
-        CUDA_OK(cudaStreamSynchronize(s));
-        auto t2 = std::chrono::steady_clock::now();
-        if (r == 0) continue;
-        host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-      }
+      const auto [stebz_dev_ms, stebz_host_ms] = interleaved(
+          s,
+          [&] { gpu_stebz(range, 'B', n, 0, 0, 1, last, 0.0, t.d.data(), t.e.data(), &m, &ns, w.data(), ib.data(), is.data()); },
+          [&] { gpu_stebz_dev(range, 'B', n, 0, 0, 1, last, 0.0, dd, de, &m2, &ns2, dw, dib, dis, dinfo, s); });
       std::vector<double> wd(m2);
       CUDA_OK(cudaMemcpy(wd.data(), dw, m2 * sizeof(double), cudaMemcpyDeviceToHost));
       const bool same = m == m2 && std::equal(wd.begin(), wd.end(), w.begin());
       std::printf("  stebz device-pointer API: n=%6d %s  gpu_stebz_dev %8.3f ms  gpu_stebz %8.3f ms  (%.3fx)%s\n", n,
-                  range == 'A' ? "all      " : "first 1% ", median(dev_t), median(host_t), median(dev_t) / median(host_t),
+                  range == 'A' ? "all      " : "first 1% ", stebz_dev_ms, stebz_host_ms, stebz_dev_ms / stebz_host_ms,
                   same ? "" : "  RESULTS DIFFER");
     }
     // Inverse iteration for the smallest mz eigenvalues (ORDER 'B' from the host call).
@@ -426,46 +438,27 @@ void bench_tridiagonal_dev(cudaStream_t s, bool quick) {
     CUDA_OK(cudaMemcpy(dw, w.data(), m * sizeof(double), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(dib, ib.data(), m * sizeof(int), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(dis, is.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-    std::vector<double> host_t, dev_t;
-    for (int r = 0; r <= 5; ++r) {
-      auto t0 = std::chrono::steady_clock::now();
-      gpu_stein(n, t.d.data(), t.e.data(), m, w.data(), ib.data(), is.data(), z.data(), n, fail.data());
-      auto t1 = std::chrono::steady_clock::now();
-      gpu_stein_dev(n, dd, de, m, dw, dib, dis, dz, n, dfail, dinfo, s);
-      CUDA_OK(cudaStreamSynchronize(s));
-      auto t2 = std::chrono::steady_clock::now();
-      if (r == 0) continue;
-      host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-      dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-    }
+    const auto [stein_dev_ms, stein_host_ms] = interleaved(
+        s, [&] { gpu_stein(n, t.d.data(), t.e.data(), m, w.data(), ib.data(), is.data(), z.data(), n, fail.data()); },
+        [&] { gpu_stein_dev(n, dd, de, m, dw, dib, dis, dz, n, dfail, dinfo, s); });
     std::vector<double> zd(size_t(n) * m);
     CUDA_OK(cudaMemcpy(zd.data(), dz, zd.size() * sizeof(double), cudaMemcpyDeviceToHost));
     double diff = 0;
     for (size_t i = 0; i < zd.size(); ++i) diff = std::max(diff, std::fabs(zd[i] - z[i]));
     std::printf("  stein device-pointer API: n=%6d m=%5d  gpu_stein_dev %8.3f ms  gpu_stein %8.3f ms  (%.3fx)  "
                 "max |Z_dev - Z_host| %.1e\n",
-                n, m, median(dev_t), median(host_t), median(dev_t) / median(host_t), diff);
+                n, m, stein_dev_ms, stein_host_ms, stein_dev_ms / stein_host_ms, diff);
     // Toeplitz eigenvalues (t in device memory, W back there) against the host call.
     const std::vector<double> tt = zoo::toeplitz("random", n, 44);
     CUDA_OK(cudaMemcpy(dd, tt.data(), n * sizeof(double), cudaMemcpyHostToDevice));
     std::vector<double> tw(n);
-    host_t.clear();
-    dev_t.clear();
-    for (int r = 0; r <= 5; ++r) {
-      int mh = 0, md = 0;
-      auto t0 = std::chrono::steady_clock::now();
-      gpu_toeplitz_eig('N', 'A', n, tt.data(), 0, 0, 0, 0, 0, &mh, tw.data(), nullptr, 1);
-      auto t1 = std::chrono::steady_clock::now();
-      gpu_toeplitz_eig_dev('N', 'A', n, dd, 0, 0, 0, 0, 0, &md, dw, nullptr, 1, dinfo, s);
-      CUDA_OK(cudaStreamSynchronize(s));
-      auto t2 = std::chrono::steady_clock::now();
-      if (r == 0) continue;
-      host_t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-      dev_t.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-    }
+    int mh = 0, md = 0;
+    const auto [toeplitz_dev_ms, toeplitz_host_ms] = interleaved(
+        s, [&] { gpu_toeplitz_eig('N', 'A', n, tt.data(), 0, 0, 0, 0, 0, &mh, tw.data(), nullptr, 1); },
+        [&] { gpu_toeplitz_eig_dev('N', 'A', n, dd, 0, 0, 0, 0, 0, &md, dw, nullptr, 1, dinfo, s); });
     std::printf("  toeplitz device-pointer API: n=%6d all values  gpu_toeplitz_eig_dev %8.3f ms  gpu_toeplitz_eig "
                 "%8.3f ms  (%.3fx)\n",
-                n, median(dev_t), median(host_t), median(dev_t) / median(host_t));
+                n, toeplitz_dev_ms, toeplitz_host_ms, toeplitz_dev_ms / toeplitz_host_ms);
     cudaFree(dd), cudaFree(de), cudaFree(dw), cudaFree(dz);
     cudaFree(dib), cudaFree(dis), cudaFree(dfail), cudaFree(dinfo);
   }

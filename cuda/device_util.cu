@@ -126,6 +126,9 @@ Status download_packed(CallerStream &call, const std::vector<ToHost> &pieces) {
   const size_t total = layout(bytes, at);
   if (total == 0) return Status::success();
   const cudaStream_t st = call.stream();
+  if (dev.size() == 1)  // one array: nothing to pack
+    for (const ToHost &p : pieces)
+      if (p.bytes > 0) return download(call.context(), p.host, p.bytes, p.dev, p.bytes, p.bytes, 1, st);
   Workspace buf(st);
   Status s = buf.allocate(total);
   std::vector<char> host(total);
@@ -145,11 +148,14 @@ Status upload_packed(CallerStream &call, const std::vector<ToDevice> &pieces) {
     if (p.bytes > 0) dev.push_back(static_cast<char *>(p.dev)), bytes.push_back(p.bytes);
   const size_t total = layout(bytes, at);
   if (total == 0) return Status::success();
+  const cudaStream_t st = call.stream();
+  if (dev.size() == 1)  // one array: nothing to pack
+    for (const ToDevice &p : pieces)
+      if (p.bytes > 0) return upload(call.context(), p.dev, p.bytes, p.host, p.bytes, p.bytes, 1, st);
   std::vector<char> host(total);
   size_t k = 0;
   for (const ToDevice &p : pieces)
     if (p.bytes > 0) std::memcpy(host.data() + at[k++], p.host, p.bytes);
-  const cudaStream_t st = call.stream();
   Workspace buf(st);
   Status s = buf.allocate(total);
   if (!s || !(s = upload(call.context(), buf.at<char>(0), total, host.data(), total, total, 1, st))) return s;

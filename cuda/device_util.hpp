@@ -32,7 +32,8 @@ Status record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to);
 
 // Small arrays of the caller's device memory to the host (download_packed, waits for the
 // stream) and back (upload_packed, queued; returns once the host data is taken), in one transfer
-// each: packed 8-byte aligned in workspace by one kernel. Each bytes a multiple of 4. A separate
+// each: packed 8-byte aligned in workspace by one kernel (a single array is copied as it is).
+// Each bytes a multiple of 4. A separate
 // cudaMemcpyAsync per small array costs about 7 us of driver time: gpu_stebz_dev's six came to
 // about 50 us over the host call's time (H100, n = 1024).
 Status download_packed(CallerStream &call, const std::vector<ToHost> &pieces);

@@ -457,9 +457,10 @@ __global__ void __launch_bounds__(kMaxThreads) stream_panel_kernel(PanelArgs P) 
 // from then on, so row y >= k0 + t is changed before step t only by steps j < t with p_j = y, and
 // what it holds just before step t is found by walking back through them (origin()). Row k0 + k
 // ends with what p_k held before step k; a row y below k1 ends with what row k0 + j held before
-// step j, for the last j with p_j = y. (The sequential simulation by one warp, searching the rows
-// met so far with ballots, took 28 us a plan of 256 pivots on the H100: 3.6 ms of n = 8192's
-// 43 ms, ncu 2026-11-27; a hash table in place of the search still about 23 us.)
+// step j, for the last j with p_j = y. This replaced one warp simulating the interchanges in
+// order (O(len x rows met / 32)); in an undisturbed profile of n = 8192 (H100, 2026-11-27) the
+// plans take 1.3 ms of 41.9 ms, about 10 us each, and the whole factorization gained about
+// 0.5 ms (ncu with its default cache flushing had put the old plan at 28 us).
 constexpr int kPlanThreads = kMaxSwaps / 2;  // one per interchange of the widest panel
 
 // The row (relative, as p) whose original content row y holds just before step t, given
@@ -579,7 +580,6 @@ void *panel_kernel_of(int w, int r) {
     default: return panel_kernel_rows<kMinW>(r);
   }
 }
-
 
 // A launch of the panel kernel: its width, rows per thread, threads per block and blocks; or of
 // the streaming kernel (stream, rows 0).

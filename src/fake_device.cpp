@@ -6,11 +6,11 @@
 // forced, outputs untouched or (in getrf's and gtsv's streamed paths, sytrd's VECT = 'U')
 // partly written, a device lost for the rest of the process.
 #include <algorithm>
-#include <cstring>
 #include <atomic>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 #include <numeric>
 #include <vector>
