@@ -103,6 +103,7 @@ void bench_sytrd(cudaStream_t stream, bool quick, bool values_only = false);
 // The toeplitz rows (bench/toeplitz_bench.cu): the host call beside cuSOLVER dsyevd / dsyevdx on
 // the dense T (device-resident) and OpenBLAS dsyevd, and the auto crossover sweep.
 void bench_toeplitz(cudaStream_t stream, bool quick);
+void bench_toeplitz_structured(cudaStream_t stream, bool quick, int64_t big);
 // The stedc rows (bench/stedc_bench.cu): all eigenpairs of a random tridiagonal by the device's
 // divide and conquer beside LAPACK's DSTEDC and DSTEMR on the CPU.
 void bench_stedc(cudaStream_t stream, bool quick);

@@ -592,7 +592,8 @@ int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, only_sytrd = false,
        sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false,
-       only_dev_api = false;
+       only_dev_api = false, only_structured = false;
+  long long structured_n = 200000;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -606,8 +607,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
     else if (!std::strcmp(argv[i], "--stein")) only_stein = true;
     else if (!std::strcmp(argv[i], "--dev-api")) only_dev_api = true;
+    else if (!std::strcmp(argv[i], "--toeplitz-structured")) only_structured = true;
+    else if (!std::strcmp(argv[i], "--structured-n") && i + 1 < argc) structured_n = std::atoll(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]]\n", argv[0]);
       return 2;
     }
   }
@@ -635,6 +638,11 @@ int main(int argc, char **argv) {
   }
   if (only_stedc) {
     bench::bench_stedc(s, quick);
+    print_and_save(json, prop.name, copy, -1);
+    return 0;
+  }
+  if (only_structured) {
+    bench::bench_toeplitz_structured(s, quick, structured_n);
     print_and_save(json, prop.name, copy, -1);
     return 0;
   }

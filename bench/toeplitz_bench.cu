@@ -7,9 +7,15 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench.hpp"
@@ -148,7 +154,107 @@ double openblas_dense(const std::vector<double> &t, std::vector<double> *w) {
   });
 }
 
+// The structured method's test matrices at large n: t_k = u_k / (1 + 0.01 k) with u uniform in
+// (-1, 1) and t_0 = 4 (a random decaying symbol), KMS (0.5^k), and the 1-2-1 matrix.
+std::vector<double> large_family(const std::string &kind, int64_t n) {
+  std::vector<double> t(n, 0.0);
+  if (kind == "tridiagonal") {
+    t[0] = 2;
+    if (n > 1) t[1] = -1;
+  } else if (kind == "kms") {
+    for (int64_t k = 0; k < n; ++k) t[k] = std::pow(0.5, double(k));
+  } else {
+    std::mt19937_64 g(77);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int64_t k = 0; k < n; ++k) t[k] = u(g) / (1 + 0.01 * double(k));
+    t[0] = 4;
+  }
+  return t;
+}
+
+// One host call with the method forced by GPUEIG_TOEPLITZ_METHOD, RANGE 'I' il..iu: its wall time
+// (median of reps after a warm-up; reps = 0: one cold run), and the device memory it took at its
+// peak (cudaMemGetInfo sampled every 0.2 ms from a second thread, against the level before).
+struct Structured {
+  double ms = 0, peak_mb = 0;
+  std::vector<double> w;
+  int info = 0;
+};
+Structured structured_call(const std::vector<double> &t, const char *method, int il, int iu, int reps) {
+  const int n = static_cast<int>(t.size());
+  Structured r;
+  r.w.assign(n, 0.0);
+  setenv("GPUEIG_TOEPLITZ_METHOD", method, 1);
+  gpueig_set_backend("gpu");
+  size_t free0 = 0, total = 0;
+  CUDA_OK(cudaMemGetInfo(&free0, &total));
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> lowest{free0};
+  std::thread watch([&] {
+    while (!stop) {
+      size_t f = 0, tt = 0;
+      if (cudaMemGetInfo(&f, &tt) == cudaSuccess && f < lowest) lowest = f;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  int m = 0;
+  double z = 0;
+  r.ms = host_ms(reps, [] {}, [&] {
+    r.info = gpu_toeplitz_eig('N', 'I', n, t.data(), 0, 0, il, iu, 0.0, &m, r.w.data(), &z, 1);
+  });
+  stop = true;
+  watch.join();
+  r.peak_mb = double(free0 - lowest) / 1048576.0;
+  r.w.resize(r.info == 0 ? m : 0);
+  gpueig_set_backend("auto");
+  unsetenv("GPUEIG_TOEPLITZ_METHOD");
+  return r;
+}
+
 }  // namespace
+
+// gpu_toeplitz_eig's structured method (a few eigenvalues of a large T, never formed): at n = 16384
+// against our dense half-block method and cuSOLVER dsyevdx on the dense T (device-resident), and
+// at n = 200000 (no dense method fits) for three families, 16 smallest and 16 in the middle.
+void bench_toeplitz_structured(cudaStream_t s, bool quick, int64_t big) {
+  cusolverDnHandle_t h;
+  SOLVER_OK(cusolverDnCreate(&h));
+  SOLVER_OK(cusolverDnSetStream(h, s));
+  for (const char *kind : {"random", "kms", "tridiagonal"}) {
+    const int n = 16384;
+    const std::vector<double> t = large_family(kind, n);
+    const Structured st = structured_call(t, "structured", 1, 16, 3);
+    const Structured de = structured_call(t, "dense", 1, 16, quick ? 1 : 3);
+    std::vector<double> wref;
+    const double anchor = cusolver_dense(s, h, t, 1, 16, quick ? 1 : 3, &wref);
+    const double norm = toeplitz_norm1(t);
+    std::printf("  toeplitz structured n=%d %-11s 16 smallest: structured %9.3f ms (peak %.1f MB)  dense halves "
+                "%9.3f ms  cuSOLVER dsyevdx %9.3f ms  (%.3fx, %.3fx)  ratio vs cuSOLVER %.3f\n",
+                n, kind, st.ms, st.peak_mb, de.ms, anchor, st.ms / de.ms, st.ms / anchor,
+                distance(st.w, wref, n, norm));
+    g_rows.push_back({"toeplitz", std::string(kind) + ", 16 smallest, structured", "host", n, "gpu", st.ms,
+                      "cuSOLVER dsyevdx on dense T (device)", anchor, distance(st.w, wref, n, norm), -1, 0});
+  }
+  cusolverDnDestroy(h);
+  const double pi = std::acos(-1.0);
+  for (const char *kind : {"tridiagonal", "kms", "random"}) {
+    const int64_t n = big;
+    const std::vector<double> t = large_family(kind, n);
+    for (int il : {1, int(n / 2 - 7)}) {
+      const Structured st = structured_call(t, "structured", il, il + 15, 0);
+      double err = -1;  // the 1-2-1 matrix: against its analytic eigenvalues, in n ||T||_1 ulp
+      if (!std::strcmp(kind, "tridiagonal") && st.info == 0 && st.w.size() == 16) {
+        std::vector<double> exact(16);
+        for (int j = 0; j < 16; ++j) exact[j] = 2 - 2 * std::cos(double(il + j) * pi / double(n + 1));
+        err = ratios::eigenvalue_distance(st.w, exact, n, 4.0);
+      }
+      std::printf("  toeplitz structured n=%lld %-11s eigenvalues %d..%d: %10.1f ms  info %d  peak device memory "
+                  "%.1f MB  ratio %s\n",
+                  (long long)n, kind, il, il + 15, st.ms, st.info, st.peak_mb,
+                  err < 0 ? "(no analytic spectrum)" : std::to_string(err).c_str());
+    }
+  }
+}
 
 void bench_toeplitz(cudaStream_t s, bool quick) {
   cusolverDnHandle_t h;

@@ -58,6 +58,10 @@ class Hardware final : public Device {
                                const std::function<Status(int)> &then) override {
     return gpu::toeplitz_tridiagonals(n, t, halves, then);
   }
+  Status toeplitz_inertia(int64_t n, const double *t,
+                          const std::function<Status(const InertiaBatch &, int)> &use) override {
+    return gpu::toeplitz_inertia(n, t, use);
+  }
   bool device_memory(const void *p) override { return gpu::device_memory(p); }
   bool device_stream(void *stream) override { return gpu::device_stream(stream); }
   Status getrf_dev(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int *info,

@@ -139,10 +139,11 @@ CallRecord::~CallRecord() {
   if (!done_) t_last = Backend::none;
 }
 
-void CallRecord::done(Backend b, const std::string &note) {
+void CallRecord::done(Backend b, const std::string &given) {
   done_ = true;
   t_last = b;
   if (!verbose()) return;
+  const std::string note = given.empty() ? extra_ : extra_.empty() ? given : given + "; " + extra_;
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
                   .count();
   std::fprintf(stderr, "gpueig: %s %s -> %s %.3f ms%s%s%s\n", routine_info(routine_).name,

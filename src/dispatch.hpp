@@ -49,12 +49,14 @@ class CallRecord {
   CallRecord(Routine r, std::string sizes);
   ~CallRecord();
   void done(Backend b, const std::string &note = "");
+  // Adds to the verbose line's note (the method a routine chose and what it did).
+  void add_note(const std::string &more) { extra_ += (extra_.empty() ? "" : "; ") + more; }
   CallRecord(const CallRecord &) = delete;
   CallRecord &operator=(const CallRecord &) = delete;
 
  private:
   Routine routine_;
-  std::string sizes_;
+  std::string sizes_, extra_;
   std::chrono::steady_clock::time_point start_;
   bool done_ = false;
 };

@@ -51,6 +51,9 @@ constexpr Variable kVariables[] = {
      false},
     {"GPUEIG_FAULT_INJECT", "alloc|launch|blas|no_device|lost|download|gpu_throw|cpu_throw[@k]",
      "fails the k-th such event of every call (src/fault.hpp)", true},
+    {"GPUEIG_TOEPLITZ_METHOD", "auto|dense|structured",
+     "toeplitz eigenvalues (RANGE 'I'/'V'): the dense half blocks, the structured method (T never "
+     "formed), or auto's choice by n and the number wanted", false},
     {"GPUEIG_TOEPLITZ_ORTHO_LIMIT", "an integer >= 0",
      "toeplitz vectors: a half's DSYEVR subset above this orthogonality ratio is recomputed by "
      "DSYEVD (default 15; 0: every subset)", true},

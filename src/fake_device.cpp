@@ -22,6 +22,7 @@
 #include "scaling.hpp"
 #include "stedc_phases.hpp"
 #include "stein_phases.hpp"
+#include "toeplitz_structured.hpp"
 
 namespace gpueig::gpu {
 namespace {
@@ -463,6 +464,20 @@ class Fake final : public Device {
     std::copy(is.begin(), is.begin() + ns, isplit);
     *info = i;
     return Status::success();
+  }
+
+  // The structured method's evaluations on the host (the same elimination as the CPU path's).
+  Status toeplitz_inertia(int64_t n, const double *t,
+                          const std::function<Status(const InertiaBatch &, int)> &use) override {
+    Status s = start(false);
+    if (!s) return s;
+    const structured::CauchyForm form = structured::cauchy_form(n, t);
+    const structured::Evaluate host = structured::host_evaluator(form);
+    const InertiaBatch batch = [&](const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
+      if (download_fails()) return Status::fail(Status::device_error, why_lost());
+      return host(sigma, out);
+    };
+    return use(batch, structured::host_slots());
   }
 
   Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,

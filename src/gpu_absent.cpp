@@ -50,6 +50,10 @@ class Absent final : public Device {
                                const std::function<Status(int)> &) override {
     return none();
   }
+  Status toeplitz_inertia(int64_t, const double *,
+                          const std::function<Status(const InertiaBatch &, int)> &) override {
+    return none();
+  }
   bool device_memory(const void *) override { return false; }
   bool device_stream(void *) override { return false; }
   Status getrf_dev(int64_t, int64_t, double *, int64_t, int *, int *, void *) override { return none(); }

@@ -51,6 +51,16 @@ struct ToeplitzHalves {
   std::vector<double> d, e;  // d: size entries (at least 1), e: size - 1 (at least 1)
 };
 
+// One evaluation of the structured Toeplitz method at a shift sigma (src/toeplitz_structured.hpp):
+// the number of eigenvalues of T below sigma.
+struct ToeplitzInertia {
+  int64_t below = 0;
+  int trusted = 0;  // 0: an overflow or a growth the count cannot be trusted after
+};
+// Evaluates every shift of `sigma` into `out` (same length), side by side where it can.
+using InertiaBatch =
+    std::function<Status(const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out)>;
+
 // The device the routines' GPU halves run on. Every method keeps the contract stated here; none
 // throws on purpose (run_dispatched catches what does).
 class Device {
@@ -143,6 +153,14 @@ class Device {
   // too); its failure is the call's.
   virtual Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
                                        const std::function<Status(int)> &then) = 0;
+
+  // The structured Toeplitz method's evaluations (src/toeplitz_structured.hpp): the Cauchy-like
+  // form of T(i,j) = t(|i-j|) (t on the host: n >= 1 finite entries, scaled) set up on the device,
+  // then use(batch, slots) runs on the calling thread with `batch` evaluating shifts there (each
+  // call one batch, waited for) and `slots` the number of shifts that run side by side. The
+  // call's status is use's, or the setup's failure.
+  virtual Status toeplitz_inertia(int64_t n, const double *t,
+                                  const std::function<Status(const InertiaBatch &, int)> &use) = 0;
 
   // ---- The device-pointer API (include/gpueig.h): arrays and INFO in the device's memory, the
   // work queued on `stream` (a cudaStream_t). Arguments already checked, pointers included; the

@@ -37,6 +37,8 @@
 #include "scaling.hpp"
 #include "lapack_workspace.hpp"
 #include "sturm.hpp"
+#include "toeplitz_structured.hpp"
+#include "tuning.hpp"
 
 namespace gpueig {
 namespace {
@@ -606,6 +608,78 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
   return gpu::Status::success();
 }
 
+// ---- Eigenvalues by the structured method: a few of a large T, never formed ------------------
+
+// Whether the eigenvalues (JOBZ 'N', RANGE 'I' or 'V') go to the structured method first:
+// GPUEIG_TOEPLITZ_METHOD, or auto: from kToeplitzStructuredOrder on when at most
+// kToeplitzStructuredCount are wanted (RANGE 'V': counted by the search's first evaluations, which
+// decline more), and from kToeplitzStructuredAlways on whatever the count (each dense half block
+// would take 8 GB and more). *most: the count the search may accept (-1: any).
+bool structured_first(char jobz, char range, int n, int il, int iu, int64_t *most) {
+  *most = -1;
+  if (lsame(jobz, 'V') || lsame(range, 'A')) return false;
+  const int method = env::choice("GPUEIG_TOEPLITZ_METHOD", {"auto", "dense", "structured"}, 0);
+  if (method != 0) return method == 2;
+  if (n >= tuning::kToeplitzStructuredAlways) return true;
+  if (n < tuning::kToeplitzStructuredOrder) return false;
+  if (lsame(range, 'I')) return int64_t(iu) - il + 1 <= tuning::kToeplitzStructuredCount;
+  *most = tuning::kToeplitzStructuredCount;
+  return true;
+}
+
+std::string structured_note(const char *where, const structured::Report &r) {
+  return std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
+         " rounds, " + std::to_string(r.evaluations) + " evaluations" +
+         (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string()) +
+         (r.ok ? std::string() : "; declined (" + r.why + "): the dense method");
+}
+
+// The structured method with the GPU's evaluations: ok, `unsafe` where it declined or could not
+// settle (the caller then runs the dense method), or the device failure of an evaluation.
+gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most,
+                           int *m, double *w, structured::Report &rep) {
+  gpu::Status s = gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaBatch &batch, int slots) {
+    rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, slots, batch, most, m, w);
+    if (rep.ok) return gpu::Status::success();
+    if (!rep.failure) return rep.failure;
+    return gpu::Status::fail(gpu::Status::unsafe, rep.why);
+  });
+  return s;
+}
+
+// The eigenvalues on the GPU: the structured method where structured_first says so (the dense
+// method where it declines), else the dense half blocks.
+gpu::Status values_any_gpu(CallRecord *call, char jobz, char range, int n, const Problem &p, int il,
+                           int iu, int *m, double *w, int *info, bool *structured_unsettled) {
+  int64_t most = -1;
+  if (structured_first(jobz, range, n, il, iu, &most)) {
+    structured::Report rep;
+    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep);
+    if (call) call->add_note(structured_note("GPU", rep));
+    if (s) return *info = 0, s;
+    if (s.code != gpu::Status::unsafe) return s;
+    *structured_unsettled = true;
+  }
+  return values_gpu(range, n, p, il, iu, m, w, info);
+}
+
+// The eigenvalues on the CPU: the structured method with the host's evaluations where
+// structured_first says so and the GPU's search did not already find it unsettled, else (or where
+// it declines) the dense half blocks.
+int values_any_cpu(CallRecord &call, char jobz, char range, int n, const Problem &p, int il, int iu,
+                   bool structured_unsettled, int *m, double *w) {
+  int64_t most = -1;
+  if (!structured_unsettled && structured_first(jobz, range, n, il, iu, &most)) {
+    const structured::CauchyForm form = structured::cauchy_form(n, p.t);
+    const structured::Report rep =
+        structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, structured::host_slots(),
+                           structured::host_evaluator(form), most, m, w);
+    call.add_note(structured_note("CPU", rep));
+    if (rep.ok) return 0;
+  }
+  return values_cpu(range, n, p, il, iu, m, w);
+}
+
 // The scalar checks gpu_toeplitz_eig and gpu_toeplitz_eig_dev share, in LAPACK's order around
 // T's own check (-4: the host call reads T there, the device call later): 0 or -i.
 int toeplitz_options(char jobz, char range, int n) {
@@ -640,8 +714,9 @@ gpu::Status toeplitz_on_device(gpu::Device &dev, char jobz, char range, int n, c
   int mm = 0, r = 0;
   std::vector<double> hw(n), hz(wantz && !p.empty ? size_t(n) * n : 1);
   if (!p.empty) {
+    bool unsettled = false;
     s = wantz ? vectors_gpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
-              : values_gpu(range, n, p, il, iu, &mm, hw.data(), &r);
+              : values_any_gpu(nullptr, jobz, range, n, p, il, iu, &mm, hw.data(), &r, &unsettled);
     if (s.code == gpu::Status::unsafe) {
       r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
                 : values_cpu(range, n, p, il, iu, &mm, hw.data());
@@ -721,10 +796,13 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
           },
           [&] { return vectors_cpu(range, n, p, il, iu, m, w, z, ldz); });
     } else {
+      bool unsettled = false;  // the structured method could not settle it on the GPU
       info = run_dispatched(
           call, Routine::toeplitz, n,
-          [&](int &gpu_info) { return values_gpu(range, n, p, il, iu, m, w, &gpu_info); },
-          [&] { return values_cpu(range, n, p, il, iu, m, w); });
+          [&](int &gpu_info) {
+            return values_any_gpu(&call, jobz, range, n, p, il, iu, m, w, &gpu_info, &unsettled);
+          },
+          [&] { return values_any_cpu(call, jobz, range, n, p, il, iu, unsettled, m, w); });
     }
     if (info == 0 && p.sigma != 1)
       for (int i = 0; i < *m; ++i) w[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does

@@ -80,6 +80,16 @@ constexpr int64_t kCrossoverSytrd = 1024;
 // GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two runs), slower at 512 (8.2-8.3 vs
 // 6.3-7.9 ms).
 constexpr int64_t kCrossoverToeplitz = 1024;
+// toeplitz's structured method (eigenvalues, RANGE 'I' or 'V', never forming T): auto chooses it
+// from kToeplitzStructuredOrder on when at most kToeplitzStructuredCount eigenvalues are wanted,
+// and from kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp). H100, 2026-11-27,
+// 16 smallest eigenvalues, host calls (gpueig_bench --toeplitz-structured): at n = 16384 the
+// structured method took 0.92-1.25 s, the dense half blocks 0.55-0.60 s (cuSOLVER dsyevdx on the
+// dense T 3.4-3.9 s); at 32768 the structured method 5.0-6.7 s. The dense method keeps every order
+// it fits well below 65536 (its two half blocks of 32768 take 17 GB).
+constexpr int64_t kToeplitzStructuredOrder = 65536;
+constexpr int64_t kToeplitzStructuredCount = 64;
+constexpr int64_t kToeplitzStructuredAlways = 65536;
 // A crossover no GPU timing has set yet: auto keeps every size on the CPU, `gpueig info` and
 // GPUEIG_VERBOSE say "not timed on a GPU yet", and GPUEIG_BACKEND=gpu or the routine's
 // GPUEIG_CROSSOVER_<NAME> sends calls to the GPU method.

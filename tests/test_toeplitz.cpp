@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -264,14 +266,7 @@ INSTANTIATE_TEST_SUITE_P(Zoo, ToeplitzAnalytic,
 TEST_P(ToeplitzAnalytic, SymmetricCirculantSpectrum) {
   const auto &[n, jobz] = GetParam();
   const zoo::Vec t = zoo::toeplitz("circulant", n);
-  const double pi = std::acos(-1.0);
-  std::vector<double> exact(n);
-  for (int j = 0; j < n; ++j) {
-    long double sum = 0;
-    for (int k = 0; k < n; ++k) sum += t[k] * std::cos(2 * pi * ((static_cast<long>(j) * k) % n) / n);
-    exact[j] = static_cast<double>(sum);
-  }
-  check_spectrum(t, jobz, exact);
+  check_spectrum(t, jobz, zoo::circulant_spectrum(t));
 }
 
 // Larger orders, eigenvalues only, every RANGE: primes, powers of two and their neighbours up to
@@ -337,6 +332,60 @@ TEST_F(ToeplitzTest, AnalyticSpectraAt8192) {
     EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(first.w.begin(), first.w.begin() + first.m),
                                           std::vector<double>(exact.begin(), exact.begin() + n / 100), n, 4.0),
               ratios::kThreshold);
+  }
+}
+
+// The structured method (GPUEIG_TOEPLITZ_METHOD=structured) at n = 16383 and 16384 on the GPU:
+// the 1-2-1 matrix (n + 1 = 2^14: its eigenvalues shared with the leading blocks of order 8191,
+// 4095, ...) and a symmetric circulant (double eigenvalues) against their analytic spectra, 16
+// smallest and 16 in the middle; a random t against the dense half-block method.
+TEST_F(ToeplitzTest, StructuredAt16384) {
+  if (!kOnGpu) GTEST_SKIP() << "GPU suite only (each search costs seconds on two cores)";
+  const double pi = std::acos(-1.0);
+  auto run = [](const zoo::Vec &t, const char *method, int il, int iu) {
+    setenv("GPUEIG_TOEPLITZ_METHOD", method, 1);
+    Result r = call_library('N', t, {'I', 0, 0, il, iu, "slice"}, 1);
+    unsetenv("GPUEIG_TOEPLITZ_METHOD");
+    EXPECT_EQ(r.info, 0);
+    EXPECT_STREQ(gpueig_last_backend(), "gpu");
+    r.w.resize(std::max(r.m, 0));
+    return r;
+  };
+  {
+    const int n = 16383;
+    const zoo::Vec t = zoo::toeplitz("tridiagonal", n);
+    for (int il : {1, n / 2 - 7}) {
+      std::vector<double> exact(16);
+      for (int j = 0; j < 16; ++j) exact[j] = 2 - 2 * std::cos((il + j) * pi / (n + 1));
+      const Result r = run(t, "structured", il, il + 15);
+      ASSERT_EQ(r.m, 16);
+      EXPECT_LE(ratios::eigenvalue_distance(r.w, exact, n, 4.0), ratios::kThreshold) << "IL=" << il;
+    }
+  }
+  {
+    const int n = 16384;
+    const zoo::Vec t = zoo::toeplitz("circulant", n);
+    const std::vector<double> exact = zoo::circulant_spectrum(t);
+    double norm = 0;  // a circulant's columns are its t permuted
+    for (int k = 0; k < n; ++k) norm += std::fabs(t[k]);
+    for (int il : {1, n / 2 - 7}) {
+      const Result r = run(t, "structured", il, il + 15);
+      ASSERT_EQ(r.m, 16);
+      EXPECT_LE(ratios::eigenvalue_distance(r.w, std::vector<double>(exact.begin() + il - 1, exact.begin() + il + 15),
+                                            n, norm),
+                ratios::kThreshold)
+          << "IL=" << il;
+    }
+  }
+  {
+    const int n = 16384;
+    const zoo::Vec t = zoo::toeplitz("random", n, 99);
+    const zoo::Vec a = zoo::toeplitz_dense(t);
+    const double norm = ratios::norm1(n, n, a.data(), n);
+    const Result s = run(t, "structured", 1, 16), d = run(t, "dense", 1, 16);
+    ASSERT_EQ(s.m, 16);
+    ASSERT_EQ(d.m, 16);
+    EXPECT_LE(ratios::eigenvalue_distance(s.w, d.w, n, norm), ratios::kThreshold);
   }
 }
 

@@ -249,6 +249,20 @@ std::vector<std::string> toeplitz_kinds() {
           "huge"};
 }
 
+Vec circulant_spectrum(const Vec &t) {
+  const int64_t n = static_cast<int64_t>(t.size());
+  const double pi = std::acos(-1.0);
+  Vec table(n), w(n);
+  for (int64_t m = 0; m < n; ++m) table[m] = std::cos(2 * pi * double(m) / double(n));
+  for (int64_t j = 0; j < n; ++j) {
+    long double sum = 0;
+    for (int64_t k = 0; k < n; ++k) sum += t[k] * table[(j * k) % n];
+    w[j] = static_cast<double>(sum);
+  }
+  std::sort(w.begin(), w.end());
+  return w;
+}
+
 Vec toeplitz(const std::string &kind, int n, uint64_t seed) {
   Vec t(n, 0.0);
   if (kind == "random" || kind == "tiny" || kind == "huge") {

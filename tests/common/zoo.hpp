@@ -52,6 +52,9 @@ Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed = 1);
 std::vector<std::string> toeplitz_kinds();
 Vec toeplitz(const std::string &kind, int n, uint64_t seed = 1);
 Vec toeplitz_dense(const Vec &t);  // the n x n matrix, leading dimension n
+// The eigenvalues of a symmetric circulant t (t(k) = t(n-k)), sum_k t(k) cos(2 pi j k / n) for
+// j = 0 .. n-1, ascending (the angles reduced exactly: a table of cos(2 pi m / n)).
+Vec circulant_spectrum(const Vec &t);
 
 // A random orthogonal n x n matrix (leading dimension n).
 Vec orthogonal(int n, uint64_t seed);

@@ -1,0 +1,333 @@
+// gpu_toeplitz_eig's structured method (see toeplitz_structured.hpp): T's Cauchy-like form, its
+// inertia by pivoted elimination on the generators, and the search that brackets the wanted
+// eigenvalues with it.
+#include "toeplitz_structured.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <exception>
+#include <thread>
+
+#include "host_parts.hpp"
+
+namespace gpueig::structured {
+namespace {
+
+constexpr double kEps = DBL_EPSILON;
+
+// Caps: rounds of evaluations (each at least halves every bracket it works on, and 64 halvings
+// exhaust a double's range: the rest is room for retries) and shifts moved after untrusted or
+// inconsistent counts per bracket.
+constexpr int kMaxRounds = 400;
+constexpr int kMaxRetries = 12;
+
+// ||T||_1: the largest column sum, |t0| + P(c) + P(n-1-c) over the columns c, P(k) the sum of
+// |t(1..k)| (the arms above and below the diagonal).
+double norm1(int64_t n, const double *t) {
+  std::vector<double> prefix(n, 0.0);
+  for (int64_t k = 1; k < n; ++k) prefix[k] = prefix[k - 1] + std::fabs(t[k]);
+  double best = 0;
+  for (int64_t c = 0; c < n; ++c) best = std::max(best, prefix[c] + prefix[n - 1 - c]);
+  return std::fabs(t[0]) + best;
+}
+
+// A point of the search: a shift and the count there.
+struct Point {
+  double x;
+  int64_t below;
+};
+
+// A bracket (lo.x, hi.x] holding eigenvalues lo.below + 1 .. hi.below of T.
+struct Bracket {
+  Point lo, hi;
+  int retries = 0;  // rounds in a row that left this bracket as it was (its shifts then move)
+  double width() const { return hi.x - lo.x; }
+};
+
+// `count` evenly spaced shifts inside the bracket; a retry moves them by a fraction of the
+// spacing that differs each time.
+std::vector<double> proposals(const Bracket &b, int count) {
+  std::vector<double> xs;
+  const double lo = b.lo.x, w = b.width();
+  const double shift = b.retries ? 0.3 * std::sin(1.0 + 2.0 * b.retries) : 0.0;
+  for (int i = 1; i <= count; ++i) {
+    const double x = lo + w * ((i + shift) / (count + 1));
+    if (x > lo && x < b.hi.x && (xs.empty() || x > xs.back())) xs.push_back(x);
+  }
+  return xs;
+}
+
+}  // namespace
+
+AngleTables angle_tables(int64_t n) {
+  const int64_t period = 2 * (n + 1);
+  AngleTables a{std::vector<double>(period), std::vector<double>(period)};
+  for (int64_t m = 0; m < period; ++m) {
+    a.sn[m] = std::sin(M_PI * double(m) / double(n + 1));
+    a.cs[m] = std::cos(M_PI * double(m) / double(n + 1));
+  }
+  return a;
+}
+
+CauchyForm cauchy_nodes(int64_t n, const AngleTables &tables) {
+  CauchyForm f;
+  f.n = n;
+  for (int p = 0; p < 2; ++p) {
+    CauchyHalf &b = f.half[p];
+    b.size = p == 0 ? (n + 1) / 2 : n / 2;
+    b.g.resize(b.size), b.h.resize(b.size), b.d.resize(b.size), b.v.resize(b.size);
+  }
+  const double scale = std::sqrt(2.0 / double(n + 1)), period = 2.0 * double(n + 1);
+  for (int64_t j = 1; j <= n; ++j) {
+    CauchyHalf &b = f.half[half_of(j)];
+    const int64_t i = place_of(j);
+    b.h[i] = scale * tables.sn[j];  // h = S e_1
+    b.v[i] = 2 * j < n + 1 ? std::sin(M_PI * double(j) / period) : -std::cos(M_PI * double(j) / period);
+  }
+  return f;
+}
+
+CauchyForm cauchy_form(int64_t n, const double *t) {
+  const AngleTables tables = angle_tables(n);
+  CauchyForm f = cauchy_nodes(n, tables);
+  const int parts = host_parts(n * n, int64_t(1) << 16);
+  run_parts(parts, [&](int part) {
+    for (int64_t j = 1 + part; j <= n; j += parts) {
+      CauchyHalf &b = f.half[half_of(j)];
+      cauchy_row(n, j, t, tables.sn.data(), tables.cs.data(), &b.g[place_of(j)], &b.d[place_of(j)]);
+    }
+  });
+  return f;
+}
+
+int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted) {
+  int64_t m = b.size, neg = 0;
+  w.g = b.g, w.h = b.h, w.v = b.v;
+  w.d.resize(m);
+  double start = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    w.d[i] = b.d[i] - sigma;
+    start = std::max(start, std::max(std::fabs(b.g[i]), std::fabs(b.h[i])));
+  }
+  double *g = w.g.data(), *h = w.h.data(), *d = w.d.data(), *v = w.v.data();
+  auto entry = [&](int64_t i, int64_t p) { return cauchy_entry(g[i], h[i], v[i], g[p], h[p], v[p]); };
+  // Off-diagonal row p: its largest magnitude and where.
+  auto row_max = [&](int64_t p, int64_t *at) {
+    double best = 0;
+    *at = -1;
+    for (int64_t i = 0; i < m; ++i)
+      if (i != p) {
+        const double v = std::fabs(entry(i, p));
+        if (v > best || *at < 0) best = v, *at = i;
+      }
+    return best;
+  };
+  // Removes element p from the active block (swapped with the last).
+  auto remove = [&](int64_t p) {
+    --m;
+    std::swap(g[p], g[m]), std::swap(h[p], h[m]), std::swap(d[p], d[m]), std::swap(v[p], v[m]);
+  };
+  double largest = start;
+  bool finite = true;
+  while (m > 0) {
+    if (m == 1) {
+      neg += d[0] < 0;
+      break;
+    }
+    int64_t r = 0;
+    for (int64_t i = 1; i < m; ++i)
+      if (std::fabs(d[i]) > std::fabs(d[r])) r = i;
+    int64_t q = -1;
+    const double w_r = row_max(r, &q);
+    if (w_r == 0) {  // row r is zero off the diagonal: d_r is an eigenvalue of the block
+      neg += d[r] < 0;
+      remove(r);
+      continue;
+    }
+    // Bunch-Kaufman: a 1x1 pivot r or q, or the 2x2 pivot (r, q).
+    int64_t p1 = r, p2 = -1;
+    if (!(std::fabs(d[r]) >= kAlpha * w_r)) {
+      int64_t unused = -1;
+      const double w_q = row_max(q, &unused);
+      if (std::fabs(d[r]) * w_q >= kAlpha * w_r * w_r) p1 = r;
+      else if (std::fabs(d[q]) >= kAlpha * w_q) p1 = q;
+      else p2 = q;
+    }
+    if (p2 < 0) {  // 1x1: C22 -= c c' / d_p, generators u_i -= (c_i / d_p) u_p
+      const double dp = d[p1], gp = g[p1], hp = h[p1];
+      neg += dp < 0;
+      for (int64_t i = 0; i < m; ++i) {
+        if (i == p1) continue;
+        const double ci = entry(i, p1), f = ci / dp;
+        g[i] -= f * gp, h[i] -= f * hp, d[i] -= f * ci;
+        largest = std::max(largest, std::max(std::fabs(g[i]), std::fabs(h[i])));
+        finite &= std::isfinite(g[i] + h[i] + d[i]);
+      }
+      remove(p1);
+    } else {  // 2x2 (its determinant is negative: one negative eigenvalue)
+      const double a = d[p1], e = d[p2], x = entry(p2, p1), det = a * e - x * x;
+      ++neg;
+      const double g1 = g[p1], h1 = h[p1], g2 = g[p2], h2 = h[p2];
+      for (int64_t i = 0; i < m; ++i) {
+        if (i == p1 || i == p2) continue;
+        const double c1 = entry(i, p1), c2 = entry(i, p2);
+        const double f1 = (c1 * e - c2 * x) / det, f2 = (c2 * a - c1 * x) / det;
+        g[i] -= f1 * g1 + f2 * g2, h[i] -= f1 * h1 + f2 * h2, d[i] -= f1 * c1 + f2 * c2;
+        largest = std::max(largest, std::max(std::fabs(g[i]), std::fabs(h[i])));
+        finite &= std::isfinite(g[i] + h[i] + d[i]);
+      }
+      remove(std::max(p1, p2));  // the larger index first: the swap cannot move the other
+      remove(std::min(p1, p2));
+    }
+  }
+  if (!finite || !(largest <= kGrowth * start)) *trusted = false;
+  return neg;
+}
+
+gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch) {
+  gpu::ToeplitzInertia r;
+  bool trusted = true;
+  r.below = half_inertia(form.half[0], sigma, scratch, &trusted) +
+            half_inertia(form.half[1], sigma, scratch, &trusted);
+  r.trusted = trusted;
+  return r;
+}
+
+Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
+              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w) {
+  Report rep;
+  *m = 0;
+  slots = std::max(slots, 1);
+  const double norm = std::max(norm1(n, t), DBL_MIN);
+  const double floor = 2 * kEps * norm;
+  const double tol = abstol > 0 ? std::max(abstol, floor) : std::max(2.0, double(n)) * kEps * norm;
+  std::vector<gpu::ToeplitzInertia> out;
+  auto run = [&](const std::vector<double> &xs) {
+    out.assign(xs.size(), {});
+    gpu::Status s = evaluate(xs, out);
+    ++rep.rounds;
+    rep.evaluations += int64_t(xs.size());
+    if (!s) rep.why = "evaluation failed: " + s.reason, rep.failure = s;
+    return bool(s);
+  };
+
+  // ---- The starting bracket: Gershgorin's interval (RANGE 'I'), or (VL, VU] evaluated.
+  const double radius = norm - std::fabs(t[0]), pad = 4 * kEps * norm;
+  Bracket start{{t[0] - radius - pad, 0}, {t[0] + radius + pad, n}};
+  if (range == 'V' || range == 'v') {
+    std::vector<double> xs{std::max(vl, start.lo.x), std::min(vu, start.hi.x)};
+    if (!(xs[0] < xs[1])) return rep.ok = true, rep;
+    for (int tries = 0;; ++tries) {
+      if (!run(xs)) return rep;
+      if (out[0].trusted && out[1].trusted && out[0].below <= out[1].below) break;
+      rep.untrusted += !out[0].trusted + !out[1].trusted;
+      if (tries == kMaxRetries) return rep.why = "no trusted count at VL or VU", rep;
+      // A bound whose count cannot be trusted moves outward by a growing multiple of the
+      // tolerance: the eigenvalues that near it may fall either way, as documented.
+      const double step = tol * double(int64_t(1) << std::min(tries, 40));
+      if (!out[0].trusted) xs[0] = std::max(start.lo.x, xs[0] - step);
+      if (!out[1].trusted) xs[1] = std::min(start.hi.x, xs[1] + step);
+    }
+    start = {{xs[0], out[0].below}, {xs[1], out[1].below}};
+    il = int(start.lo.below + 1);
+    iu = int(start.hi.below);
+    if (iu < il) return rep.ok = true, rep;
+  }
+  if (most >= 0 && int64_t(iu) - il + 1 > most) {
+    rep.declined = true;
+    rep.why = std::to_string(int64_t(iu) - il + 1) + " eigenvalues wanted, more than " + std::to_string(most);
+    return rep;
+  }
+  auto wanted = [&](const Bracket &b) {
+    return b.hi.below > b.lo.below && b.lo.below < iu && b.hi.below >= il;
+  };
+  auto finished = [&](const Bracket &b) {
+    const double mid = b.lo.x + b.width() / 2;
+    return b.width() <= tol || !(mid > b.lo.x && mid < b.hi.x);
+  };
+  std::vector<Bracket> open{start}, done;
+  if (finished(start)) open.clear(), done.push_back(start);
+
+  // ---- Rounds: the slots shared out over the open brackets, every shift evaluated side by
+  // side, each bracket split at its trusted shifts.
+  while (!open.empty()) {
+    if (rep.rounds >= kMaxRounds) return rep.why = "round cap reached", rep;
+    const int per = int(std::max<int64_t>(1, slots / int64_t(open.size())));
+    std::vector<double> xs;
+    std::vector<size_t> first(open.size() + 1, 0);
+    for (size_t i = 0; i < open.size(); ++i) {
+      const std::vector<double> p = proposals(open[i], per);
+      xs.insert(xs.end(), p.begin(), p.end());
+      first[i + 1] = xs.size();
+    }
+    if (xs.empty()) return rep.why = "no shift left inside an open bracket", rep;
+    if (!run(xs)) return rep;
+
+    std::vector<Bracket> next;
+    for (size_t i = 0; i < open.size(); ++i) {
+      Bracket b = open[i];
+      std::vector<Point> pts{b.lo};
+      for (size_t k = first[i]; k < first[i + 1]; ++k) {
+        if (out[k].trusted) pts.push_back({xs[k], out[k].below});
+        else ++rep.untrusted;
+      }
+      pts.push_back(b.hi);
+      // The counts must not decrease with the shift; where they do, this round's shifts of the
+      // bracket are all discarded (one of them is wrong, and which cannot be told).
+      for (size_t k = 1; k < pts.size(); ++k)
+        if (pts[k].below < pts[k - 1].below) {
+          rep.untrusted += int64_t(pts.size()) - 2;
+          pts = {b.lo, b.hi};
+          break;
+        }
+      if (pts.size() == 2) {  // nothing learned: the same bracket, its shifts moved next round
+        if (++b.retries > kMaxRetries)
+          return rep.why = "counts near " + std::to_string(b.lo.x) + " could not be trusted", rep;
+        next.push_back(b);
+        continue;
+      }
+      for (size_t k = 1; k < pts.size(); ++k) {
+        Bracket c{pts[k - 1], pts[k], 0};
+        if (wanted(c)) (finished(c) ? done : next).push_back(c);
+      }
+    }
+    open.swap(next);
+  }
+
+  // ---- Every wanted index from exactly one finished bracket, at its midpoint.
+  std::sort(done.begin(), done.end(),
+            [](const Bracket &a, const Bracket &b) { return a.lo.x < b.lo.x; });
+  int64_t filled = 0, expect = il;
+  for (const Bracket &b : done) {
+    const double mid = b.lo.x + b.width() / 2;
+    const int64_t last = std::min<int64_t>(b.hi.below, iu);
+    for (int64_t idx = std::max<int64_t>(b.lo.below + 1, il); idx <= last; ++idx, ++expect) {
+      if (idx != expect) return rep.why = "brackets do not cover the wanted indices", rep;
+      w[filled++] = mid;
+    }
+  }
+  if (expect != int64_t(iu) + 1) return rep.why = "brackets do not cover the wanted indices", rep;
+  *m = int(filled);
+  rep.ok = true;
+  return rep;
+}
+
+int host_slots() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)); }
+
+Evaluate host_evaluator(const CauchyForm &form) {
+  return [&form](const std::vector<double> &sigma, std::vector<gpu::ToeplitzInertia> &out) {
+    const int64_t count = int64_t(sigma.size());
+    const int parts = static_cast<int>(std::min<int64_t>(host_slots(), count));
+    run_parts(parts, [&](int p) {
+      Scratch scratch;
+      try {
+        for (int64_t i = p; i < count; i += parts) out[i] = inertia(form, sigma[i], scratch);
+      } catch (...) {  // no memory for the scratch: these shifts stay untrusted
+      }
+    });
+    return gpu::Status::success();
+  };
+}
+
+}  // namespace gpueig::structured

@@ -1,0 +1,164 @@
+// gpu_toeplitz_eig's structured method: a few eigenvalues of a symmetric Toeplitz matrix T that is
+// never formed (O(n) memory, O(n^2) work per evaluation).
+//
+// The structure used: with S the DST-I matrix (S = S' = inv(S), S(j,k) = sqrt(2/(n+1)) sin(jk pi/(n+1)))
+// and Z the tridiagonal matrix of ones off the diagonal, S Z S = diag(lambda), lambda_j = 2 cos(phi_j),
+// phi_j = j pi/(n+1), and Z T - T Z is zero but in its first and last rows and columns. So
+// C = S T S, similar to T, satisfies diag(lambda) C - C diag(lambda) = rank 4; T's centrosymmetry
+// splits C by the parity of j into two Cauchy-like blocks (the symmetric and the skew-symmetric
+// eigenvectors), each C(i,j) = 2 (g_i h_j - h_i g_j) / (lambda_i - lambda_j) off its diagonal, held
+// in O(n) numbers: the generators g = S a (a = (0, t(2), ..., t(n-1), 0)), h = S e_1 and the
+// diagonal d_j = s_j' T s_j (`cauchy_form`, O(n^2) work once per call).
+//
+// An evaluation at a shift sigma eliminates each block of C - sigma I by symmetric Gaussian
+// elimination with Bunch-Kaufman pivoting (1x1 and 2x2 pivots, rows recomputed from the
+// generators, the generators and the diagonal updated as the Schur complement's: GKO's algorithm
+// for a symmetric Cauchy-like matrix), and counts the negative pivots: by Sylvester's law of
+// inertia, the number of eigenvalues of T below sigma. Unlike Durbin's recursion on T - sigma I,
+// whose leading blocks are fixed (a leading block singular near sigma, as the tridiagonal Toeplitz
+// matrix's are at a third of its eigenvalues for n = 200000, ruins every count within about 1e-10
+// of it), the pivots here are chosen, so no near-singular block is ever divided by. O(n^2) work,
+// O(n) memory per evaluation.
+//
+// The search (`search`) brackets the wanted eigenvalues by these counts, evaluating many shifts
+// side by side (multisection), until each bracket is narrower than the tolerance. An evaluation
+// that overflows or whose generators grow past kGrowth is not trusted: the search moves its shift,
+// and checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
+// reports (ok false).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpu_backend.hpp"
+#include "host_device.hpp"
+
+namespace gpueig::structured {
+
+// Bunch-Kaufman's alpha, (1 + sqrt(17)) / 8: bounds the element growth of a step by 2.57.
+constexpr double kAlpha = 0.6403882032022076;
+
+// An evaluation whose generators have grown by more than this factor is not trusted: the entries
+// formed from them (differences of products) would have lost about log10 of it in digits. 1e8
+// keeps every entry to about 1e-8 relative, far below what moves a count by a tolerance.
+constexpr double kGrowth = 1e8;
+
+// A node lambda = 2 cos(phi), 0 < phi < pi, is held as v = sin(phi/2) for phi < pi/2 and as
+// v = -cos(phi/2) otherwise: the half-angle that is accurate where nodes crowd (1/n^2 apart at
+// either end of (-2, 2)).
+GPUEIG_HD inline double node_value(double v) { return v > 0 ? 2 - 4 * v * v : 4 * v * v - 2; }
+
+// lambda_i - lambda_j: for nodes on the same side of pi/2 a product of a difference of half-angle
+// sines (or cosines) and a sum (2 - 4 s^2 and 4 c^2 - 2), so that close nodes lose nothing to
+// cancellation; for nodes on opposite sides (at least |lambda_i| + |lambda_j| apart) directly.
+GPUEIG_HD inline double node_gap(double vi, double vj) {
+  if (vi > 0 && vj > 0) return -4 * (vi - vj) * (vi + vj);
+  if (vi <= 0 && vj <= 0) return 4 * (vi - vj) * (vi + vj);  // 4 (c_i - c_j)(c_i + c_j), c = -v
+  return node_value(vi) - node_value(vj);
+}
+
+// Entry (i, j) of a block off its diagonal from the generators: 2 (g_i h_j - h_i g_j) / gap.
+GPUEIG_HD inline double cauchy_entry(double gi, double hi, double vi, double gj, double hj, double vj) {
+  return 2 * (gi * hj - hi * gj) / node_gap(vi, vj);
+}
+
+// One half block of C (symmetric or skew-symmetric eigenvectors): its generators g, h, its
+// diagonal d and its nodes v (node_value).
+struct CauchyHalf {
+  int64_t size = 0;
+  std::vector<double> g, h, d, v;
+};
+struct CauchyForm {
+  int64_t n = 0;
+  CauchyHalf half[2];  // [0]: odd j (symmetric eigenvectors), [1]: even j (skew-symmetric)
+};
+
+// sin and cos of m pi/(n+1) for m = 0 .. 2n+1 (a period): every angle of the setup is
+// j k pi/(n+1) for integers j, k, reduced exactly in integers.
+struct AngleTables {
+  std::vector<double> sn, cs;
+};
+AngleTables angle_tables(int64_t n);
+
+// Half block, position and the generators' scale of row j (1-based) of C: rows 1, 3, 5, ... make
+// the symmetric half, 2, 4, ... the skew-symmetric one.
+GPUEIG_HD inline int half_of(int64_t j) { return int((j - 1) % 2); }
+GPUEIG_HD inline int64_t place_of(int64_t j) { return (j - 1) / 2; }
+
+// g_j and d_j of row j (1-based) of C, O(n) work (sn, cs: angle_tables):
+//   g_j = sqrt(2/(n+1)) sum_{k=2}^{n-1} sin(jk pi/(n+1)) t(k),
+//   d_j = t0 + 2/(n+1) sum_{k=1}^{n-1} t(k) [(n-k) cos(jk pi/(n+1)) + sin(j(k+1) pi/(n+1)) / sin(j pi/(n+1))]
+// (s_j' T s_j with the sums of sin(jp) sin(j(p+k)) over p in closed form).
+GPUEIG_HD inline void cauchy_row(int64_t n, int64_t j, const double *t, const double *sn, const double *cs,
+                                 double *g_out, double *d_out) {
+  const int64_t period = 2 * (n + 1);
+  double g = 0, d = 0, e = 0;
+  int64_t m = (2 * j) % period;  // j k mod period, k from 2
+  for (int64_t k = 2; k < n; ++k) {
+    g += sn[m] * t[k];
+    m += j;
+    if (m >= period) m -= period;
+  }
+  m = j % period;                 // j k, k from 1
+  int64_t m1 = (2 * j) % period;  // j (k + 1)
+  for (int64_t k = 1; k < n; ++k) {
+    d += t[k] * double(n - k) * cs[m];
+    e += t[k] * sn[m1];
+    m += j;
+    if (m >= period) m -= period;
+    m1 += j;
+    if (m1 >= period) m1 -= period;
+  }
+  *g_out = std::sqrt(2.0 / double(n + 1)) * g;
+  *d_out = t[0] + (2.0 / double(n + 1)) * (d + e / sn[j]);
+}
+
+// C's half blocks with their sizes, h and v set (O(n)); g and d sized, to be filled by cauchy_row.
+CauchyForm cauchy_nodes(int64_t n, const AngleTables &tables);
+
+// C's two half blocks from t (n >= 1 entries): O(n^2) work on host threads, O(n) memory.
+CauchyForm cauchy_form(int64_t n, const double *t);
+
+// The number of eigenvalues of half block `b` below sigma (trusted false: an overflow or a
+// generator growth past the limit). `scratch`: reused between calls.
+struct Scratch {
+  std::vector<double> g, h, d, v;
+};
+int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &scratch, bool *trusted);
+
+// Both halves: the eigenvalues of T below sigma.
+gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch);
+
+// Evaluates every shift of `sigma` into `out` (same length), side by side where it can.
+using Evaluate = gpu::InertiaBatch;
+
+// What the search did, for GPUEIG_VERBOSE and the benchmark.
+struct Report {
+  bool ok = false;
+  bool declined = false;  // more than `most` eigenvalues wanted
+  gpu::Status failure;    // an evaluation that failed (a device failure), when !ok
+  std::string why;     // when !ok: what could not be settled
+  int rounds = 0;      // batches of evaluations
+  int64_t evaluations = 0;
+  int64_t untrusted = 0;  // evaluations the search discarded (and moved)
+};
+
+// The eigenvalues IL..IU (RANGE 'I') or those in (VL, VU] (RANGE 'V'; an eigenvalue within the
+// tolerance of VL or VU may fall either way) of T(i,j) = t(|i-j|), ascending into w, their number
+// into *m. t: n >= 1 finite entries, scaled as gpu_toeplitz_eig scales them. Each eigenvalue is
+// the midpoint of a bracket no wider than max(ABSTOL, n eps ||T||_1) whose ends' counts enclose it
+// (ABSTOL below 2 eps ||T||_1 is raised to that). `slots`: how many evaluations run side by side (the
+// multisection's width). `most` >= 0: declines (before any other evaluation) when more than
+// `most` eigenvalues are wanted. Returns the report; on !ok, *m = 0 and w is unspecified.
+Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
+              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w);
+
+// The host evaluator on `form` (kept alive by the caller): the shifts shared out over threads.
+Evaluate host_evaluator(const CauchyForm &form);
+
+// How many threads host_evaluator uses (the multisection's width on the CPU).
+int host_slots();
+
+}  // namespace gpueig::structured

@@ -1,0 +1,280 @@
+// gpu_toeplitz_eig's structured method (src/toeplitz_structured.hpp, hidden in libgpueig): its
+// inertia counts against the dense spectrum over the Toeplitz zoo (at shifts one tolerance from
+// every eigenvalue), its search against dense DSYEVR and analytic spectra (RANGE 'I' and 'V'), and
+// its conduct with evaluators that fail, lie or never settle (no wrong answer, no hang). The counts
+// are the host's (test_toeplitz_structured) or the device's (test_toeplitz_structured_gpu, built
+// with GPUEIG_TEST_ON_DEVICE: the GPU's kernels, or the fake device's host evaluations).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lapack_ref.hpp"
+#include "ratios.hpp"
+#include "toeplitz_structured.hpp"
+#include "zoo.hpp"
+
+namespace {
+
+using namespace gpueig;
+
+// All eigenvalues of the dense T(t), ascending, by DSYEVR.
+std::vector<double> dense_spectrum(const zoo::Vec &t) {
+  const int n = static_cast<int>(t.size()), ldz = 1;
+  zoo::Vec a = zoo::toeplitz_dense(t);
+  std::vector<double> w(n);
+  const double zero = 0;
+  double z = 0, lq = 0;
+  int m = 0, info = 0, lwork = -1, liwork = -1, liq = 0, one = 1;
+  std::vector<int> isuppz(2 * static_cast<size_t>(n));
+  dsyevr_("N", "A", "L", &n, a.data(), &n, &zero, &zero, &one, &n, &zero, &m, w.data(), &z, &ldz,
+          isuppz.data(), &lq, &lwork, &liq, &liwork, &info, 1, 1, 1);
+  lwork = std::max(1, int(lq)), liwork = std::max(1, liq);
+  std::vector<double> work(lwork);
+  std::vector<int> iwork(liwork);
+  dsyevr_("N", "A", "L", &n, a.data(), &n, &zero, &zero, &one, &n, &zero, &m, w.data(), &z, &ldz,
+          isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
+  EXPECT_EQ(info, 0);
+  return w;
+}
+
+double tnorm(const zoo::Vec &t) {
+  const int n = static_cast<int>(t.size());
+  const zoo::Vec a = zoo::toeplitz_dense(t);
+  return ratios::norm1(n, n, a.data(), n);
+}
+
+std::vector<int> sizes() { return {1, 2, 3, 4, 5, 16, 17, 64, 127, 200}; }
+
+// Runs body(evaluate, slots) with the evaluations of T(t) this program tests.
+void with_evaluations(const zoo::Vec &t, const std::function<void(const structured::Evaluate &, int)> &body) {
+  const int64_t n = int64_t(t.size());
+#ifdef GPUEIG_TEST_ON_DEVICE
+  const gpu::Status s = gpu::device().toeplitz_inertia(n, t.data(), [&](const gpu::InertiaBatch &b, int slots) {
+    body(b, slots);
+    return gpu::Status::success();
+  });
+  ASSERT_TRUE(s) << s.reason;
+#else
+  const structured::CauchyForm form = structured::cauchy_form(n, t.data());
+  body(structured::host_evaluator(form), 4);
+#endif
+}
+
+using ZooParam = std::tuple<std::string, int>;
+class StructuredZoo : public ::testing::TestWithParam<ZooParam> {};
+
+// One tolerance (n eps ||T||_1) below and above every eigenvalue the count brackets it exactly:
+// below lambda_i at most i - 1, above at least i (a multiple eigenvalue counted whole).
+TEST_P(StructuredZoo, CountsBracketEveryEigenvalue) {
+  const auto &[kind, n] = GetParam();
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  const std::vector<double> lam = dense_spectrum(t);
+  const double delta = std::max(2, n) * DBL_EPSILON * tnorm(t);
+  std::vector<double> shifts;
+  for (int i = 0; i < n; ++i) shifts.push_back(lam[i] - delta), shifts.push_back(lam[i] + delta);
+  std::vector<gpu::ToeplitzInertia> out(shifts.size());
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int) {
+    ASSERT_TRUE(evaluate(shifts, out));
+  });
+  for (int i = 0; i < n; ++i) {
+    const gpu::ToeplitzInertia &lo = out[2 * i], &hi = out[2 * i + 1];
+    ASSERT_TRUE(lo.trusted && hi.trusted) << kind << " n=" << n << " i=" << i;
+    ASSERT_LE(lo.below, i) << kind << " n=" << n << " below eigenvalue " << i + 1;
+    ASSERT_GE(hi.below, i + 1) << kind << " n=" << n << " above eigenvalue " << i + 1;
+  }
+}
+
+// The search's eigenvalues against DSYEVR's: by index (the smallest, the 16 smallest, a middle
+// slice, the largest) and by value ((VL, VU] around a middle third, bounds in gaps).
+TEST_P(StructuredZoo, SearchMatchesDenseDsyevr) {
+  const auto &[kind, n] = GetParam();
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  const std::vector<double> lam = dense_spectrum(t);
+  const double norm = tnorm(t);
+  with_evaluations(t, [&](const structured::Evaluate &host, int slots) {
+  struct Slice { int il, iu; };
+  for (const Slice &s : {Slice{1, 1}, Slice{1, std::min(n, 16)}, Slice{n / 3 + 1, std::max(n / 3 + 1, 2 * n / 3)},
+                         Slice{n, n}}) {
+    std::vector<double> w(n, -1.0);
+    int m = -1;
+    const structured::Report r =
+        structured::search(n, t.data(), 'I', 0, 0, s.il, s.iu, 0, slots, host, -1, &m, w.data());
+    ASSERT_TRUE(r.ok) << kind << " n=" << n << ": " << r.why;
+    ASSERT_EQ(m, s.iu - s.il + 1);
+    const std::vector<double> ref(lam.begin() + s.il - 1, lam.begin() + s.iu);
+    EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m), ref, n, norm),
+              ratios::kThreshold)
+        << kind << " n=" << n << " IL=" << s.il << " IU=" << s.iu;
+  }
+  // (VL, VU] with both bounds in gaps wider than the test's tolerance (or beyond the spectrum).
+  const double tol = ratios::kThreshold * n * DBL_EPSILON * norm;
+  const double vl = ratios::gap_point(lam, n / 3, tol), vu = ratios::gap_point(lam, 2 * n / 3, tol);
+  if (vl < vu) {
+    std::vector<double> ref;
+    for (double x : lam)
+      if (x > vl && x <= vu) ref.push_back(x);
+    std::vector<double> w(n, -1.0);
+    int m = -1;
+    const structured::Report r =
+        structured::search(n, t.data(), 'V', vl, vu, 0, 0, 0, slots, host, -1, &m, w.data());
+    ASSERT_TRUE(r.ok) << r.why;
+    ASSERT_EQ(m, int(ref.size())) << kind << " n=" << n << " (VL, VU] = (" << vl << ", " << vu << "]";
+    EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m), ref, n, norm),
+              ratios::kThreshold);
+  }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, StructuredZoo,
+                         ::testing::Combine(::testing::ValuesIn(zoo::toeplitz_kinds()),
+                                            ::testing::ValuesIn(sizes())),
+                         [](const ::testing::TestParamInfo<ZooParam> &p) {
+                           return std::get<0>(p.param) + "_n" + std::to_string(std::get<1>(p.param));
+                         });
+
+// Analytic spectra past the dense tests' orders. The 1-2-1 matrix of order 2999: n + 1 = 3000 has
+// many divisors, so many eigenvalues are shared with leading blocks (order 1499, 999, 749, ...),
+// where Durbin's recursion loses its counts; and a symmetric circulant, whose eigenvalues are
+// double (one in each half block).
+TEST(StructuredAnalytic, OneTwoOneOfOrder2999) {
+  const int n = 2999;
+  const zoo::Vec t = zoo::toeplitz("tridiagonal", n);
+  const double pi = std::acos(-1.0);
+  std::vector<double> exact(n);
+  for (int j = 1; j <= n; ++j) exact[j - 1] = 2 - 2 * std::cos(j * pi / (n + 1));
+  std::sort(exact.begin(), exact.end());
+  for (int il : {1, 1497}) with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots) {
+    const int iu = il + 15;
+    std::vector<double> w(n);
+    int m = 0;
+    const structured::Report r =
+        structured::search(n, t.data(), 'I', 0, 0, il, iu, 0, slots, evaluate, -1, &m, w.data());
+    ASSERT_TRUE(r.ok) << r.why;
+    ASSERT_EQ(m, 16);
+    EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
+                                          std::vector<double>(exact.begin() + il - 1, exact.begin() + iu), n, 4.0),
+              ratios::kThreshold)
+        << "IL=" << il;
+  });
+}
+
+TEST(StructuredAnalytic, SymmetricCirculantOfOrder2000) {
+  const int n = 2000;
+  const zoo::Vec t = zoo::toeplitz("circulant", n);
+  const std::vector<double> exact = zoo::circulant_spectrum(t);
+  double norm = 0;
+  for (int k = 0; k < n; ++k) norm += std::fabs(t[k]);  // a circulant's columns are its t permuted
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots) {
+    std::vector<double> w(n);
+    int m = 0;
+    const structured::Report r =
+        structured::search(n, t.data(), 'I', 0, 0, 1, 16, 0, slots, evaluate, -1, &m, w.data());
+    ASSERT_TRUE(r.ok) << r.why;
+    ASSERT_EQ(m, 16);
+    EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
+                                          std::vector<double>(exact.begin(), exact.begin() + 16), n, norm),
+              ratios::kThreshold);
+  });
+}
+
+// ---- The search's conduct with evaluators that fail, lie or never settle ----------------------
+
+struct Fixture {
+  int n = 64;
+  zoo::Vec t = zoo::toeplitz("random", 64, 64);
+  structured::CauchyForm form = structured::cauchy_form(64, t.data());
+  structured::Evaluate host = structured::host_evaluator(form);
+};
+
+// About a third of the shifts untrusted (by a hash of their bits): the search moves them and
+// still finds the eigenvalues.
+TEST(StructuredConduct, UntrustedShiftsAreMoved) {
+  Fixture f;
+  const structured::Evaluate flaky = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
+    gpu::Status st = f.host(s, out);
+    for (size_t i = 0; i < s.size(); ++i) {
+      uint64_t bits;
+      std::memcpy(&bits, &s[i], sizeof bits);
+      if ((bits * 0x9E3779B97F4A7C15ull) >> 62 == 0) out[i].trusted = 0;  // 1 in 4
+    }
+    return st;
+  };
+  std::vector<double> w(f.n);
+  int m = 0;
+  const structured::Report r = structured::search(f.n, f.t.data(), 'I', 0, 0, 1, 16, 0, 4, flaky, -1, &m, w.data());
+  ASSERT_TRUE(r.ok) << r.why;
+  EXPECT_GT(r.untrusted, 0);
+  const std::vector<double> lam = dense_spectrum(f.t);
+  EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
+                                        std::vector<double>(lam.begin(), lam.begin() + 16), f.n, tnorm(f.t)),
+            ratios::kThreshold);
+}
+
+// Nothing ever trusted: a report, within the caps, with no eigenvalue.
+TEST(StructuredConduct, NeverTrustedEndsWithAReport) {
+  Fixture f;
+  const structured::Evaluate never = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
+    for (size_t i = 0; i < s.size(); ++i) out[i] = {0, 0};
+    return gpu::Status::success();
+  };
+  std::vector<double> w(f.n);
+  int m = 7;
+  for (char range : {'I', 'V'}) {
+    const structured::Report r = structured::search(f.n, f.t.data(), range, -1, 1, 1, 16, 0, 4, never, -1, &m, w.data());
+    EXPECT_FALSE(r.ok);
+    EXPECT_FALSE(r.why.empty());
+    EXPECT_EQ(m, 0);
+  }
+}
+
+// Counts that decrease with the shift (a wrong count) are never used: a report, not an answer.
+TEST(StructuredConduct, InconsistentCountsAreNeverUsed) {
+  Fixture f;
+  const structured::Evaluate liar = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
+    for (size_t i = 0; i < s.size(); ++i) out[i] = {int64_t(s.size() - i) % (f.n + 1), 1};
+    return gpu::Status::success();
+  };
+  std::vector<double> w(f.n);
+  int m = 0;
+  const structured::Report r = structured::search(f.n, f.t.data(), 'I', 0, 0, 1, 16, 0, 8, liar, -1, &m, w.data());
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(m, 0);
+}
+
+// An evaluation that fails is the search's failure, passed on.
+TEST(StructuredConduct, EvaluationFailureIsPassedOn) {
+  Fixture f;
+  const structured::Evaluate broken = [&](const std::vector<double> &, std::vector<gpu::ToeplitzInertia> &) {
+    return gpu::Status::fail(gpu::Status::device_error, "lost");
+  };
+  std::vector<double> w(f.n);
+  int m = 0;
+  const structured::Report r = structured::search(f.n, f.t.data(), 'I', 0, 0, 1, 4, 0, 4, broken, -1, &m, w.data());
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.code, gpu::Status::device_error);
+}
+
+// More eigenvalues wanted than `most`: declined before any evaluation (RANGE 'I'), or after
+// counting at VL and VU (RANGE 'V').
+TEST(StructuredConduct, DeclinesTooManyEigenvalues) {
+  Fixture f;
+  std::vector<double> w(f.n);
+  int m = 0;
+  structured::Report r = structured::search(f.n, f.t.data(), 'I', 0, 0, 1, 20, 0, 4, f.host, 10, &m, w.data());
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.declined);
+  EXPECT_EQ(r.evaluations, 0);
+  r = structured::search(f.n, f.t.data(), 'V', -1e300, 1e300, 0, 0, 0, 4, f.host, 10, &m, w.data());
+  EXPECT_TRUE(r.declined);
+  EXPECT_EQ(r.evaluations, 2);
+}
+
+}  // namespace
