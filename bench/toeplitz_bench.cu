@@ -7,7 +7,6 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,7 +14,6 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench.hpp"
@@ -173,10 +171,10 @@ std::vector<double> large_family(const std::string &kind, int64_t n) {
 }
 
 // One host call with the method forced by GPUEIG_TOEPLITZ_METHOD, RANGE 'I' il..iu: its wall time
-// (median of reps after a warm-up; reps = 0: one cold run), and the device memory it took at its
-// peak (cudaMemGetInfo sampled every 0.2 ms from a second thread, against the level before).
+// (median of reps after a warm-up; reps = 0: one cold run). The device memory the structured
+// method held is in its GPUEIG_VERBOSE line (run the bench with GPUEIG_VERBOSE=1).
 struct Structured {
-  double ms = 0, peak_mb = 0;
+  double ms = 0;
   std::vector<double> w;
   int info = 0;
 };
@@ -186,25 +184,11 @@ Structured structured_call(const std::vector<double> &t, const char *method, int
   r.w.assign(n, 0.0);
   setenv("GPUEIG_TOEPLITZ_METHOD", method, 1);
   gpueig_set_backend("gpu");
-  size_t free0 = 0, total = 0;
-  CUDA_OK(cudaMemGetInfo(&free0, &total));
-  std::atomic<bool> stop{false};
-  std::atomic<size_t> lowest{free0};
-  std::thread watch([&] {
-    while (!stop) {
-      size_t f = 0, tt = 0;
-      if (cudaMemGetInfo(&f, &tt) == cudaSuccess && f < lowest) lowest = f;
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-  });
   int m = 0;
   double z = 0;
   r.ms = host_ms(reps, [] {}, [&] {
     r.info = gpu_toeplitz_eig('N', 'I', n, t.data(), 0, 0, il, iu, 0.0, &m, r.w.data(), &z, 1);
   });
-  stop = true;
-  watch.join();
-  r.peak_mb = double(free0 - lowest) / 1048576.0;
   r.w.resize(r.info == 0 ? m : 0);
   gpueig_set_backend("auto");
   unsetenv("GPUEIG_TOEPLITZ_METHOD");
@@ -228,9 +212,9 @@ void bench_toeplitz_structured(cudaStream_t s, bool quick, int64_t big) {
     std::vector<double> wref;
     const double anchor = cusolver_dense(s, h, t, 1, 16, quick ? 1 : 3, &wref);
     const double norm = toeplitz_norm1(t);
-    std::printf("  toeplitz structured n=%d %-11s 16 smallest: structured %9.3f ms (peak %.1f MB)  dense halves "
+    std::printf("  toeplitz structured n=%d %-11s 16 smallest: structured %9.3f ms  dense halves "
                 "%9.3f ms  cuSOLVER dsyevdx %9.3f ms  (%.3fx, %.3fx)  ratio vs cuSOLVER %.3f\n",
-                n, kind, st.ms, st.peak_mb, de.ms, anchor, st.ms / de.ms, st.ms / anchor,
+                n, kind, st.ms, de.ms, anchor, st.ms / de.ms, st.ms / anchor,
                 distance(st.w, wref, n, norm));
     g_rows.push_back({"toeplitz", std::string(kind) + ", 16 smallest, structured", "host", n, "gpu", st.ms,
                       "cuSOLVER dsyevdx on dense T (device)", anchor, distance(st.w, wref, n, norm), -1, 0});
@@ -248,9 +232,8 @@ void bench_toeplitz_structured(cudaStream_t s, bool quick, int64_t big) {
         for (int j = 0; j < 16; ++j) exact[j] = 2 - 2 * std::cos(double(il + j) * pi / double(n + 1));
         err = ratios::eigenvalue_distance(st.w, exact, n, 4.0);
       }
-      std::printf("  toeplitz structured n=%lld %-11s eigenvalues %d..%d: %10.1f ms  info %d  peak device memory "
-                  "%.1f MB  ratio %s\n",
-                  (long long)n, kind, il, il + 15, st.ms, st.info, st.peak_mb,
+      std::printf("  toeplitz structured n=%lld %-11s eigenvalues %d..%d: %10.1f ms  info %d  ratio %s\n",
+                  (long long)n, kind, il, il + 15, st.ms, st.info,
                   err < 0 ? "(no analytic spectrum)" : std::to_string(err).c_str());
     }
   }

@@ -58,9 +58,9 @@ class Hardware final : public Device {
                                const std::function<Status(int)> &then) override {
     return gpu::toeplitz_tridiagonals(n, t, halves, then);
   }
-  Status toeplitz_inertia(int64_t n, const double *t,
-                          const std::function<Status(const InertiaBatch &, int)> &use) override {
-    return gpu::toeplitz_inertia(n, t, use);
+  Status toeplitz_inertia(int64_t n, const double *t, const std::function<Status(const InertiaBatch &, int)> &use,
+                          int64_t *bytes) override {
+    return gpu::toeplitz_inertia(n, t, use, bytes);
   }
   bool device_memory(const void *p) override { return gpu::device_memory(p); }
   bool device_stream(void *stream) override { return gpu::device_stream(stream); }

@@ -15,7 +15,6 @@
 namespace gpueig::gpu {
 namespace {
 
-using structured::cauchy_entry;
 using structured::kAlpha;
 using structured::kGrowth;
 
@@ -32,6 +31,23 @@ __global__ void cauchy_setup_kernel(int64_t n, const double *t, const double *sn
   const int64_t i = structured::place_of(j);
   const bool odd = structured::half_of(j) == 1;
   structured::cauchy_row(n, j, t, sn, cs, (odd ? g1 : g0) + i, (odd ? d1 : d0) + i);
+}
+
+// 1/x to a few ulps: the hardware's approximate reciprocal (about 23 bits) and two Newton steps,
+// a third of an IEEE division's instructions; an entry is a quotient, and forming the entries is
+// most of an evaluation's work. x is never zero here (the nodes are distinct), nor subnormal.
+__device__ inline double reciprocal(double x) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  double e = fma(-x, r, 1.0);
+  r = fma(r, e, r);
+  e = fma(-x, r, 1.0);
+  return fma(r, e, r);
+}
+
+// structured::cauchy_entry with the reciprocal above.
+__device__ inline double cauchy_entry(double gi, double hi, double vi, double gj, double hj, double vj) {
+  return 2 * (gi * hj - hi * gj) * reciprocal(structured::node_gap(vi, vj));
 }
 
 // One half block as the elimination kernel reads it.
@@ -87,7 +103,7 @@ __device__ Candidate block_best(Candidate c, Candidate (*slots)[kWarps], int &tu
 // pivot's position is refilled by the last element(s) in the same pass that updates them, and the
 // pivot's data travels with the reductions, so that a step costs two barriers (three when Bunch-
 // Kaufman looks at a second row). Arrays in shared memory (`shared`) or in `work` (4 x stride
-// doubles per task).
+// doubles per task: g, h, d and the places ix).
 __global__ void __launch_bounds__(kThreads)
     inertia_kernel(HalfBlock b0, HalfBlock b1, const double *sigma, int64_t *below, int *trusted,
                    bool shared, double *work, int64_t stride) {
@@ -99,7 +115,11 @@ __global__ void __launch_bounds__(kThreads)
   int64_t m = b.size;
   const int64_t cap = shared ? m : stride;
   double *base = shared ? smem : work + int64_t(blockIdx.x) * 4 * stride;
-  double *g = base, *h = base + cap, *d = base + 2 * cap, *v = base + 3 * cap;
+  // The nodes stay in the half block's table: an element carries its place there (ix), so that a
+  // half of 8192 (n = 16384) fits shared memory at 28 bytes an element.
+  double *g = base, *h = base + cap, *d = base + 2 * cap;
+  int *ix = reinterpret_cast<int *>(base + 3 * cap);
+  const double *v = b.v;
   if (m == 0) {
     if (threadIdx.x == 0) below[blockIdx.x] = 0, trusted[blockIdx.x] = 1;
     return;
@@ -110,7 +130,7 @@ __global__ void __launch_bounds__(kThreads)
   bool finite = true;
   Candidate c{-1, 0, 0, 0, 0, 0};
   for (int64_t i = threadIdx.x; i < m; i += kThreads) {
-    g[i] = b.g[i], h[i] = b.h[i], v[i] = b.v[i], d[i] = b.d[i] - sg;
+    g[i] = b.g[i], h[i] = b.h[i], ix[i] = int(i), d[i] = b.d[i] - sg;
     start = fmax(start, fmax(fabs(g[i]), fabs(h[i])));
     const Candidate e{fabs(d[i]), g[i], h[i], d[i], v[i], i};
     if (better(e, c)) c = e;
@@ -123,7 +143,8 @@ __global__ void __launch_bounds__(kThreads)
     c = {-1, 0, 0, 0, 0, 0};
     for (int64_t i = threadIdx.x; i < m; i += kThreads) {
       if (i == r.at) continue;
-      const Candidate e{fabs(cauchy_entry(g[i], h[i], v[i], r.g, r.h, r.v)), g[i], h[i], d[i], v[i], i};
+      const double vi = v[ix[i]];
+      const Candidate e{fabs(cauchy_entry(g[i], h[i], vi, r.g, r.h, r.v)), g[i], h[i], d[i], vi, i};
       if (better(e, c)) c = e;
     }
     const Candidate q = block_best(c, slots, turn);
@@ -136,7 +157,7 @@ __global__ void __launch_bounds__(kThreads)
     if (wr > 0 && !(fabs(r.d) >= kAlpha * wr)) {
       double wq = 0;
       for (int64_t i = threadIdx.x; i < m; i += kThreads)
-        if (i != q.at) wq = fmax(wq, fabs(cauchy_entry(g[i], h[i], v[i], q.g, q.h, q.v)));
+        if (i != q.at) wq = fmax(wq, fabs(cauchy_entry(g[i], h[i], v[ix[i]], q.g, q.h, q.v)));
       const Candidate mq = block_best({wq, 0, 0, 0, 0, 0}, slots, turn);
       wq = mq.key;
       if (fabs(r.d) * wq >= kAlpha * wr * wr) p1 = r;
@@ -160,6 +181,8 @@ __global__ void __launch_bounds__(kThreads)
     else neg += p1.d < 0;
     const double x = two ? cauchy_entry(p2.g, p2.h, p2.v, p1.g, p1.h, p1.v) : 0;
     const double det = p1.d * p2.d - x * x;
+    // The multipliers: c / d_p (1x1), or [c1 c2] D^-1 with D^-1 = [d_q -x; -x d_r] / det (2x2).
+    const double inv = two ? 1 / det : wr == 0 ? 0 : 1 / p1.d;
     const bool zero_row = wr == 0;
 
     // The update, the moves, and the next pivot candidate.
@@ -167,14 +190,15 @@ __global__ void __launch_bounds__(kThreads)
     for (int64_t i = threadIdx.x; i < m; i += kThreads) {
       if (i == p1.at || (two && i == p2.at)) continue;
       double gi = g[i], hi = h[i], di = d[i];
-      const double vi = v[i];
+      const int xi = ix[i];
+      const double vi = v[xi];
       if (two) {
         const double c1 = cauchy_entry(gi, hi, vi, p1.g, p1.h, p1.v);
         const double c2 = cauchy_entry(gi, hi, vi, p2.g, p2.h, p2.v);
-        const double f1 = (c1 * p2.d - c2 * x) / det, f2 = (c2 * p1.d - c1 * x) / det;
+        const double f1 = (c1 * p2.d - c2 * x) * inv, f2 = (c2 * p1.d - c1 * x) * inv;
         gi -= f1 * p1.g + f2 * p2.g, hi -= f1 * p1.h + f2 * p2.h, di -= f1 * c1 + f2 * c2;
       } else if (!zero_row) {
-        const double c1 = cauchy_entry(gi, hi, vi, p1.g, p1.h, p1.v), f = c1 / p1.d;
+        const double c1 = cauchy_entry(gi, hi, vi, p1.g, p1.h, p1.v), f = c1 * inv;
         gi -= f * p1.g, hi -= f * p1.h, di -= f * c1;
       }
       largest = fmax(largest, fmax(fabs(gi), fabs(hi)));
@@ -182,7 +206,7 @@ __global__ void __launch_bounds__(kThreads)
       int64_t to = i;
       if (i == mover[0]) to = hole[0];
       else if (i == mover[1]) to = hole[1];
-      g[to] = gi, h[to] = hi, d[to] = di, v[to] = vi;
+      g[to] = gi, h[to] = hi, d[to] = di, ix[to] = xi;
       const Candidate e{fabs(di), gi, hi, di, vi, to};
       if (better(e, c)) c = e;
     }
@@ -224,6 +248,7 @@ class Session {
       for (int a = 0; a < 4; ++a) o[p][a] = plan.add_array<double>(std::max<int64_t>(size_[p], 1));
     Status s = form_.allocate(plan);
     if (!s) return s;
+    form_bytes_ = int64_t(plan.bytes());
     for (int p = 0; p < 2; ++p)
       half_[p] = {size_[p], form_.at<double>(o[p][0]), form_.at<double>(o[p][1]),
                   form_.at<double>(o[p][2]), form_.at<double>(o[p][3])};
@@ -253,7 +278,7 @@ class Session {
                     "cudaDeviceGetAttribute")) ||
         !(s = sm_count(&sms)))
       return s;
-    const size_t need = 4 * kD * size_t(size_[0]);
+    const size_t need = (3 * kD + sizeof(int)) * size_t(size_[0]);
     shared_ = need + sizeof(Candidate) * 2 * kWarps <= size_t(optin);
     int per_sm = 1;
     if (shared_) {
@@ -272,6 +297,7 @@ class Session {
   }
 
   int slots() const { return slots_; }
+  int64_t bytes() const { return form_bytes_ + batch_bytes_; }
 
   Status evaluate(const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
     const int64_t count = int64_t(sigma.size()), tasks = 2 * count;
@@ -283,6 +309,7 @@ class Session {
     const size_t o_w = shared_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
     Status s = batch_.allocate(plan);
     if (!s) return s;
+    batch_bytes_ = std::max(batch_bytes_, int64_t(plan.bytes()));
     double *ds = batch_.at<double>(o_s);
     int64_t *db = batch_.at<int64_t>(o_b);
     int *dtr = batch_.at<int>(o_t);
@@ -313,12 +340,13 @@ class Session {
   bool shared_ = false;
   size_t smem_ = 0;
   int slots_ = 1;
+  int64_t form_bytes_ = 0, batch_bytes_ = 0;
 };
 
 }  // namespace
 
 Status toeplitz_inertia(int64_t n, const double *t,
-                        const std::function<Status(const InertiaBatch &, int)> &use) {
+                        const std::function<Status(const InertiaBatch &, int)> &use, int64_t *bytes) {
   DeviceScope scope;
   Context *ctx = nullptr;
   Status s = enter(scope, ctx);
@@ -328,7 +356,9 @@ Status toeplitz_inertia(int64_t n, const double *t,
   const InertiaBatch batch = [&](const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
     return session.evaluate(sigma, out);
   };
-  return use(batch, session.slots());
+  s = use(batch, session.slots());
+  *bytes = session.bytes();
+  return s;
 }
 
 }  // namespace gpueig::gpu

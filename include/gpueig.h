@@ -331,6 +331,18 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * each half block's eigenpairs by gpu_syevd's GPU method (all of them) or gpu_syevx's (a subset),
  * lifted to T's; on the CPU, DSYEVD / DSYEVR on each half block. Both JOBZ go to the GPU from
  * N = GPUEIG_CROSSOVER_TOEPLITZ (measured for the eigenvalues).
+ * A few eigenvalues of a large T (JOBZ = 'N', RANGE 'I' or 'V'): a structured method that never
+ * forms T nor its halves, O(N) memory and O(N^2) work per evaluation: T's DST-I similarity is a
+ * Cauchy-like matrix held by O(N) generators, and the inertia of T - sigma*I comes from its
+ * symmetric elimination with Bunch-Kaufman pivoting on the generators; shifts are evaluated side
+ * by side (a thread block per shift and half on the GPU, threads on the CPU) and the wanted
+ * eigenvalues bracketed by the counts to max(ABSTOL, N*EPS*||T||_1) (RANGE 'V': an eigenvalue
+ * within that of VL or VU may fall either way). Chosen from N = 65536 on (the dense halves would
+ * take 17 GB and more), below that for at most 64 eigenvalues from the same order (measured: the
+ * dense method is faster at 16384), or always / never with GPUEIG_TOEPLITZ_METHOD=structured /
+ * dense. Counts it cannot trust (overflow, generator growth) are moved, inconsistent ones never
+ * used, and what it cannot settle is recomputed by the dense method; GPUEIG_VERBOSE reports its
+ * rounds, evaluations and device memory. Eigenvectors always take the dense method.
  *
  *  1 JOBZ   [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
  *  2 RANGE  [in] 'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).

@@ -467,10 +467,11 @@ class Fake final : public Device {
   }
 
   // The structured method's evaluations on the host (the same elimination as the CPU path's).
-  Status toeplitz_inertia(int64_t n, const double *t,
-                          const std::function<Status(const InertiaBatch &, int)> &use) override {
+  Status toeplitz_inertia(int64_t n, const double *t, const std::function<Status(const InertiaBatch &, int)> &use,
+                          int64_t *bytes) override {
     Status s = start(false);
     if (!s) return s;
+    *bytes = 0;
     const structured::CauchyForm form = structured::cauchy_form(n, t);
     const structured::Evaluate host = structured::host_evaluator(form);
     const InertiaBatch batch = [&](const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {

@@ -158,9 +158,10 @@ class Device {
   // form of T(i,j) = t(|i-j|) (t on the host: n >= 1 finite entries, scaled) set up on the device,
   // then use(batch, slots) runs on the calling thread with `batch` evaluating shifts there (each
   // call one batch, waited for) and `slots` the number of shifts that run side by side. The
-  // call's status is use's, or the setup's failure.
+  // call's status is use's, or the setup's failure. *bytes: the most device memory the call held.
   virtual Status toeplitz_inertia(int64_t n, const double *t,
-                                  const std::function<Status(const InertiaBatch &, int)> &use) = 0;
+                                  const std::function<Status(const InertiaBatch &, int)> &use,
+                                  int64_t *bytes) = 0;
 
   // ---- The device-pointer API (include/gpueig.h): arrays and INFO in the device's memory, the
   // work queued on `stream` (a cudaStream_t). Arguments already checked, pointers included; the

@@ -627,9 +627,10 @@ bool structured_first(char jobz, char range, int n, int il, int iu, int64_t *mos
   return true;
 }
 
-std::string structured_note(const char *where, const structured::Report &r) {
+std::string structured_note(const char *where, const structured::Report &r, int64_t bytes = -1) {
   return std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
          " rounds, " + std::to_string(r.evaluations) + " evaluations" +
+         (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB" : std::string()) +
          (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string()) +
          (r.ok ? std::string() : "; declined (" + r.why + "): the dense method");
 }
@@ -637,13 +638,13 @@ std::string structured_note(const char *where, const structured::Report &r) {
 // The structured method with the GPU's evaluations: ok, `unsafe` where it declined or could not
 // settle (the caller then runs the dense method), or the device failure of an evaluation.
 gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most,
-                           int *m, double *w, structured::Report &rep) {
+                           int *m, double *w, structured::Report &rep, int64_t *bytes) {
   gpu::Status s = gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaBatch &batch, int slots) {
     rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, slots, batch, most, m, w);
     if (rep.ok) return gpu::Status::success();
     if (!rep.failure) return rep.failure;
     return gpu::Status::fail(gpu::Status::unsafe, rep.why);
-  });
+  }, bytes);
   return s;
 }
 
@@ -654,8 +655,9 @@ gpu::Status values_any_gpu(CallRecord *call, char jobz, char range, int n, const
   int64_t most = -1;
   if (structured_first(jobz, range, n, il, iu, &most)) {
     structured::Report rep;
-    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep);
-    if (call) call->add_note(structured_note("GPU", rep));
+    int64_t bytes = 0;
+    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes);
+    if (call) call->add_note(structured_note("GPU", rep, bytes));
     if (s) return *info = 0, s;
     if (s.code != gpu::Status::unsafe) return s;
     *structured_unsettled = true;

@@ -84,8 +84,8 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 // from kToeplitzStructuredOrder on when at most kToeplitzStructuredCount eigenvalues are wanted,
 // and from kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp). H100, 2026-11-27,
 // 16 smallest eigenvalues, host calls (gpueig_bench --toeplitz-structured): at n = 16384 the
-// structured method took 0.92-1.25 s, the dense half blocks 0.55-0.60 s (cuSOLVER dsyevdx on the
-// dense T 3.4-3.9 s); at 32768 the structured method 5.0-6.7 s. The dense method keeps every order
+// structured method took 0.86-1.28 s, the dense half blocks 0.55-0.60 s (cuSOLVER dsyevdx on the
+// dense T 3.4-3.9 s); at 32768 the structured method 4.8-6.6 s. The dense method keeps every order
 // it fits well below 65536 (its two half blocks of 32768 take 17 GB).
 constexpr int64_t kToeplitzStructuredOrder = 65536;
 constexpr int64_t kToeplitzStructuredCount = 64;

@@ -57,10 +57,11 @@ std::vector<int> sizes() { return {1, 2, 3, 4, 5, 16, 17, 64, 127, 200}; }
 void with_evaluations(const zoo::Vec &t, const std::function<void(const structured::Evaluate &, int)> &body) {
   const int64_t n = int64_t(t.size());
 #ifdef GPUEIG_TEST_ON_DEVICE
+  int64_t bytes = 0;
   const gpu::Status s = gpu::device().toeplitz_inertia(n, t.data(), [&](const gpu::InertiaBatch &b, int slots) {
     body(b, slots);
     return gpu::Status::success();
-  });
+  }, &bytes);
   ASSERT_TRUE(s) << s.reason;
 #else
   const structured::CauchyForm form = structured::cauchy_form(n, t.data());
