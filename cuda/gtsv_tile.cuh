@@ -24,6 +24,8 @@
 
 #include <cstdint>
 
+#include "fast_math.cuh"
+
 namespace gpueig::gpu::tile {
 
 // Shared-memory position of tile row i: one pad word per 16 rows, so the strided reads of step 1
@@ -43,18 +45,7 @@ __device__ __forceinline__ void group_sync() {
     __syncthreads();
 }
 
-// 1/x without IEEE division's slow-path branch: the hardware approximation refined by two
-// Newton steps (error ~1 ulp, not correctly rounded). x = 0, Inf or NaN (and subnormal x, which
-// the approximation flushes to 0) give NaN, which the residual check turns into a re-solve. The
-// division it replaces was the kernels' main latency (a long dependent chain per row).
-__device__ __forceinline__ double rcp(double x) {
-  double y;
-  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
-  double e = fma(-x, y, 1.0);
-  y = fma(y, e, y);
-  e = fma(-x, y, 1.0);
-  return fma(y, e, y);
-}
+using gpu::rcp;
 
 // A row a x_{i-1} + b x_i + c x_{i+1} = r.
 struct Row {

@@ -8,6 +8,7 @@
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "fast_math.cuh"
 #include "hardware.hpp"
 #include "toeplitz_structured.hpp"
 #include "workspace.hpp"
@@ -33,21 +34,10 @@ __global__ void cauchy_setup_kernel(int64_t n, const double *t, const double *sn
   structured::cauchy_row(n, j, t, sn, cs, (odd ? g1 : g0) + i, (odd ? d1 : d0) + i);
 }
 
-// 1/x to a few ulps: the hardware's approximate reciprocal (about 23 bits) and two Newton steps,
-// a third of an IEEE division's instructions; an entry is a quotient, and forming the entries is
-// most of an evaluation's work. x is never zero here (the nodes are distinct), nor subnormal.
-__device__ inline double reciprocal(double x) {
-  double r;
-  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-  double e = fma(-x, r, 1.0);
-  r = fma(r, e, r);
-  e = fma(-x, r, 1.0);
-  return fma(r, e, r);
-}
-
-// structured::cauchy_entry with the reciprocal above.
+// structured::cauchy_entry with rcp (fast_math.cuh) for the quotient: the nodes are distinct, so
+// the gap is never zero (nor subnormal).
 __device__ inline double cauchy_entry(double gi, double hi, double vi, double gj, double hj, double vj) {
-  return 2 * (gi * hj - hi * gj) * reciprocal(structured::node_gap(vi, vj));
+  return 2 * (gi * hj - hi * gj) * rcp(structured::node_gap(vi, vj));
 }
 
 // One half block as the elimination kernel reads it.
