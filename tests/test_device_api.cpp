@@ -51,6 +51,11 @@ class Mem {
 #ifdef GPUEIG_TEST_DEVICE_MEMORY
     EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
     EXPECT_EQ(cudaMemcpy(p_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    // A pageable cudaMemcpy may return before its DMA lands, and the calls under test run on a
+    // non-blocking stream that does not wait for the legacy stream: without this the upload could
+    // overwrite a result (seen on a GPU shared with another process: gesv_dev's INFO read back as
+    // the 99 uploaded before the call).
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 #else
     h_ = host;
     h_.resize(std::max<size_t>(1, n_));
