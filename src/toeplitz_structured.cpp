@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <exception>
+#include <initializer_list>
 #include <thread>
 
 #include "host_parts.hpp"
@@ -88,9 +89,23 @@ CauchyForm cauchy_nodes(int64_t n, const AngleTables &tables) {
   return f;
 }
 
-CauchyForm cauchy_form(int64_t n, const double *t) {
+double unit_scale(int64_t n, const double *t) {
+  double big = 0;
+  for (int64_t k = 0; k < n; ++k) big = std::max(big, std::fabs(t[k]));
+  if (!(big > 0) || !std::isfinite(big)) return 1;
+  int e = 0;
+  std::frexp(big, &e);  // big = f 2^e, f in [0.5, 1)
+  return std::ldexp(1.0, -e);
+}
+
+CauchyForm cauchy_form(int64_t n, const double *t_in) {
+  const double scale = unit_scale(n, t_in);
+  std::vector<double> scaled(t_in, t_in + n);
+  for (double &x : scaled) x *= scale;
+  const double *t = scaled.data();
   const AngleTables tables = angle_tables(n);
   CauchyForm f = cauchy_nodes(n, tables);
+  f.scale = scale;
   const int parts = host_parts(n * n, int64_t(1) << 16);
   run_parts(parts, [&](int part) {
     for (int64_t j = 1 + part; j <= n; j += parts) {
@@ -103,84 +118,108 @@ CauchyForm cauchy_form(int64_t n, const double *t) {
 
 int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted) {
   int64_t m = b.size, neg = 0;
+  if (m == 0) return 0;
   w.g = b.g, w.h = b.h, w.v = b.v;
-  w.d.resize(m);
+  w.d.resize(m), w.c.resize(m), w.cq.resize(m);
   double start = 0;
   for (int64_t i = 0; i < m; ++i) {
     w.d[i] = b.d[i] - sigma;
     start = std::max(start, std::max(std::fabs(b.g[i]), std::fabs(b.h[i])));
   }
-  double *g = w.g.data(), *h = w.h.data(), *d = w.d.data(), *v = w.v.data();
+  double *g = w.g.data(), *h = w.h.data(), *d = w.d.data(), *v = w.v.data(), *c = w.c.data(),
+         *cq = w.cq.data();
   auto entry = [&](int64_t i, int64_t p) { return cauchy_entry(g[i], h[i], v[i], g[p], h[p], v[p]); };
-  // Off-diagonal row p: its largest magnitude and where.
-  auto row_max = [&](int64_t p, int64_t *at) {
+  // Row p off the diagonal into `out` (out[p] unused): its largest magnitude, where (*at), and,
+  // with `next`, the largest |d| other than p's (the candidate after p).
+  auto row = [&](int64_t p, double *out, int64_t *at, int64_t *next) {
     double best = 0;
     *at = -1;
-    for (int64_t i = 0; i < m; ++i)
-      if (i != p) {
-        const double v = std::fabs(entry(i, p));
-        if (v > best || *at < 0) best = v, *at = i;
-      }
+    if (next) *next = -1;
+    for (int64_t i = 0; i < m; ++i) {
+      if (i == p) continue;
+      out[i] = entry(i, p);
+      const double a = std::fabs(out[i]);
+      if (a > best || *at < 0) best = a, *at = i;
+      if (next && (*next < 0 || std::fabs(d[i]) > std::fabs(d[*next]))) *next = i;
+    }
     return best;
   };
-  // Removes element p from the active block (swapped with the last).
-  auto remove = [&](int64_t p) {
+  // Removes element p from the active block (swapped with the last); the indices in `keep`
+  // follow the element they name.
+  auto remove = [&](int64_t p, std::initializer_list<int64_t *> keep) {
     --m;
     std::swap(g[p], g[m]), std::swap(h[p], h[m]), std::swap(d[p], d[m]), std::swap(v[p], v[m]);
+    std::swap(c[p], c[m]), std::swap(cq[p], cq[m]);
+    for (int64_t *k : keep)
+      if (*k == p) *k = -1;
+      else if (*k == m) *k = p;
   };
   double largest = start;
   bool finite = true;
-  while (m > 0) {
-    if (m == 1) {
-      neg += d[0] < 0;
-      break;
-    }
-    int64_t r = 0;
-    for (int64_t i = 1; i < m; ++i)
-      if (std::fabs(d[i]) > std::fabs(d[r])) r = i;
-    int64_t q = -1;
-    const double w_r = row_max(r, &q);
-    if (w_r == 0) {  // row r is zero off the diagonal: d_r is an eigenvalue of the block
-      neg += d[r] < 0;
-      remove(r);
-      continue;
-    }
-    // Bunch-Kaufman: a 1x1 pivot r or q, or the 2x2 pivot (r, q).
+  // The candidate r (the largest |d| to start with) and its row in c: each step's update reuses
+  // the pivot's row, and the next candidate's row is formed once (a row a step, not two).
+  int64_t r = 0;
+  for (int64_t i = 1; i < m; ++i)
+    if (std::fabs(d[i]) > std::fabs(d[r])) r = i;
+  int64_t q = -1, s = -1;
+  double w_r = row(r, c, &q, &s);
+  while (m > 1) {
+    // Bunch-Kaufman on candidate r: the 1x1 pivot r or q, or the 2x2 pivot (r, q). A zero row r
+    // is its own pivot with no update (its multipliers are zero).
     int64_t p1 = r, p2 = -1;
-    if (!(std::fabs(d[r]) >= kAlpha * w_r)) {
+    bool by_q = false;
+    if (w_r > 0 && !(std::fabs(d[r]) >= kAlpha * w_r)) {
       int64_t unused = -1;
-      const double w_q = row_max(q, &unused);
+      const double w_q = row(q, cq, &unused, nullptr);
       if (std::fabs(d[r]) * w_q >= kAlpha * w_r * w_r) p1 = r;
-      else if (std::fabs(d[q]) >= kAlpha * w_q) p1 = q;
+      else if (std::fabs(d[q]) >= kAlpha * w_q) p1 = q, by_q = true;
       else p2 = q;
     }
-    if (p2 < 0) {  // 1x1: C22 -= c c' / d_p, generators u_i -= (c_i / d_p) u_p
+    if (w_r == 0) {
+      neg += d[r] < 0;
+    } else if (p2 < 0) {  // 1x1: C22 -= c c' / d_p, generators u_i -= (c_i / d_p) u_p
+      const double *cp = by_q ? cq : c;
       const double dp = d[p1], gp = g[p1], hp = h[p1];
       neg += dp < 0;
       for (int64_t i = 0; i < m; ++i) {
         if (i == p1) continue;
-        const double ci = entry(i, p1), f = ci / dp;
+        const double ci = cp[i], f = ci / dp;
         g[i] -= f * gp, h[i] -= f * hp, d[i] -= f * ci;
         largest = std::max(largest, std::max(std::fabs(g[i]), std::fabs(h[i])));
         finite &= std::isfinite(g[i] + h[i] + d[i]);
       }
-      remove(p1);
     } else {  // 2x2 (its determinant is negative: one negative eigenvalue)
-      const double a = d[p1], e = d[p2], x = entry(p2, p1), det = a * e - x * x;
+      const double a = d[p1], e = d[p2], x = c[p2], det = a * e - x * x;
       ++neg;
       const double g1 = g[p1], h1 = h[p1], g2 = g[p2], h2 = h[p2];
       for (int64_t i = 0; i < m; ++i) {
         if (i == p1 || i == p2) continue;
-        const double c1 = entry(i, p1), c2 = entry(i, p2);
+        const double c1 = c[i], c2 = cq[i];
         const double f1 = (c1 * e - c2 * x) / det, f2 = (c2 * a - c1 * x) / det;
         g[i] -= f1 * g1 + f2 * g2, h[i] -= f1 * h1 + f2 * h2, d[i] -= f1 * c1 + f2 * c2;
         largest = std::max(largest, std::max(std::fabs(g[i]), std::fabs(h[i])));
         finite &= std::isfinite(g[i] + h[i] + d[i]);
       }
-      remove(std::max(p1, p2));  // the larger index first: the swap cannot move the other
-      remove(std::min(p1, p2));
     }
+    // The next candidate: the best |d| after r found with r's row (s), or r itself when q was the
+    // pivot; where the pivots took both, the largest |d| now.
+    int64_t next = by_q ? r : s;
+    if (p2 >= 0) {
+      remove(std::max(p1, p2), {&next});  // the larger index first: the swap cannot move the other
+      remove(std::min(p1, p2), {&next});
+    } else {
+      remove(p1, {&next});
+    }
+    if (m <= 1) break;
+    if (next < 0) {
+      next = 0;
+      for (int64_t i = 1; i < m; ++i)
+        if (std::fabs(d[i]) > std::fabs(d[next])) next = i;
+    }
+    r = next;
+    w_r = row(r, c, &q, &s);
   }
+  if (m == 1) neg += d[0] < 0;
   if (!finite || !(largest <= kGrowth * start)) *trusted = false;
   return neg;
 }
@@ -188,8 +227,8 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
 gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch) {
   gpu::ToeplitzInertia r;
   bool trusted = true;
-  r.below = half_inertia(form.half[0], sigma, scratch, &trusted) +
-            half_inertia(form.half[1], sigma, scratch, &trusted);
+  const double s = sigma * form.scale;  // exact (a power of two), unless it under- or overflows
+  r.below = half_inertia(form.half[0], s, scratch, &trusted) + half_inertia(form.half[1], s, scratch, &trusted);
   r.trusted = trusted;
   return r;
 }

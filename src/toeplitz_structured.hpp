@@ -72,8 +72,14 @@ struct CauchyHalf {
 };
 struct CauchyForm {
   int64_t n = 0;
+  double scale = 1;    // C is that of scale * t (unit_scale): a shift sigma is evaluated as scale * sigma
   CauchyHalf half[2];  // [0]: odd j (symmetric eigenvectors), [1]: even j (skew-symmetric)
 };
+
+// The power of two that brings max|t| into [0.5, 1): the elimination's products (c^2 / d, g h)
+// then neither underflow nor overflow whatever t's scale (a t of 1e-300 lost counts to
+// subnormal products). Exact, so the counts are those of t.
+double unit_scale(int64_t n, const double *t);
 
 // sin and cos of m pi/(n+1) for m = 0 .. 2n+1 (a period): every angle of the setup is
 // j k pi/(n+1) for integers j, k, reduced exactly in integers.
@@ -124,7 +130,7 @@ CauchyForm cauchy_form(int64_t n, const double *t);
 // The number of eigenvalues of half block `b` below sigma (trusted false: an overflow or a
 // generator growth past the limit). `scratch`: reused between calls.
 struct Scratch {
-  std::vector<double> g, h, d, v;
+  std::vector<double> g, h, d, v, c, cq;  // c, cq: the candidate's and its partner's rows
 };
 int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &scratch, bool *trusted);
 
