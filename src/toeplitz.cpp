@@ -617,7 +617,7 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
 // would take 8 GB and more). *most: the count the search may accept (-1: any).
 bool structured_first(char jobz, char range, int n, int il, int iu, int64_t *most) {
   *most = -1;
-  if (lsame(jobz, 'V') || lsame(range, 'A')) return false;
+  if (lsame(jobz, 'V') || lsame(range, 'A') || n > tuning::kToeplitzStructuredMaxOrder) return false;
   const int method = env::choice("GPUEIG_TOEPLITZ_METHOD", {"auto", "dense", "structured"}, 0);
   if (method != 0) return method == 2;
   if (n >= tuning::kToeplitzStructuredAlways) return true;

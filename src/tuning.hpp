@@ -90,6 +90,11 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 constexpr int64_t kToeplitzStructuredOrder = 65536;
 constexpr int64_t kToeplitzStructuredCount = 64;
 constexpr int64_t kToeplitzStructuredAlways = 65536;
+// ... and never beyond this order (forced or not): its O(n) arrays (about 100 bytes an element
+// with the host's tables) stay under 2 GB and an evaluation under 3e14 operations; a larger T goes
+// to the dense method, which reports GPUEIG_ERR_MEMORY where its half blocks cannot exist (n =
+// INT_MAX had the structured method allocate 32 GB of tables, then face 2^62 operations a shift).
+constexpr int64_t kToeplitzStructuredMaxOrder = int64_t(1) << 24;
 // A crossover no GPU timing has set yet: auto keeps every size on the CPU, `gpueig info` and
 // GPUEIG_VERBOSE say "not timed on a GPU yet", and GPUEIG_BACKEND=gpu or the routine's
 // GPUEIG_CROSSOVER_<NAME> sends calls to the GPU method.
