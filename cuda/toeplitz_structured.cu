@@ -2,12 +2,16 @@
 // half blocks set up on the device from t (O(n^2) work, O(n) memory), then every shift's inertia
 // by pivoted elimination on the generators, one thread block per (shift, half block), all shifts
 // of a round side by side.
+#include <cooperative_groups.h>
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <vector>
 
 #include "context.hpp"
 #include "device_util.hpp"
+#include "env.hpp"
 #include "fast_math.cuh"
 #include "hardware.hpp"
 #include "toeplitz_structured.hpp"
@@ -96,7 +100,7 @@ __device__ Candidate block_best(Candidate c, Candidate (*slots)[kWarps], int &tu
 // doubles per task: g, h, d and the places ix).
 __global__ void __launch_bounds__(kThreads)
     inertia_kernel(HalfBlock b0, HalfBlock b1, const double *sigma, int64_t *below, int *trusted,
-                   bool shared, double *work, int64_t stride) {
+                   double *logdet, bool shared, double *work, int64_t stride) {
   extern __shared__ double smem[];
   __shared__ Candidate slots[2][kWarps];
   int turn = 0;
@@ -111,7 +115,7 @@ __global__ void __launch_bounds__(kThreads)
   int *ix = reinterpret_cast<int *>(base + 3 * cap);
   const double *v = b.v;
   if (m == 0) {
-    if (threadIdx.x == 0) below[blockIdx.x] = 0, trusted[blockIdx.x] = 1;
+    if (threadIdx.x == 0) below[blockIdx.x] = 0, trusted[blockIdx.x] = 1, logdet[blockIdx.x] = 0;
     return;
   }
 
@@ -127,6 +131,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   Candidate r = block_best(c, slots, turn);
   int64_t neg = 0;
+  double ld = 0;  // log|det|, the pivots' (thread 0's)
 
   while (m > 1) {
     // Row r off the diagonal: its largest magnitude w_r at q.
@@ -171,6 +176,7 @@ __global__ void __launch_bounds__(kThreads)
     else neg += p1.d < 0;
     const double x = two ? cauchy_entry(p2.g, p2.h, p2.v, p1.g, p1.h, p1.v) : 0;
     const double det = p1.d * p2.d - x * x;
+    if (threadIdx.x == 0) ld += log(fabs(two ? det : p1.d));
     // The multipliers: c / d_p (1x1), or [c1 c2] D^-1 with D^-1 = [d_q -x; -x d_r] / det (2x2).
     const double inv = two ? 1 / det : wr == 0 ? 0 : 1 / p1.d;
     const bool zero_row = wr == 0;
@@ -204,7 +210,7 @@ __global__ void __launch_bounds__(kThreads)
     if (m == 0) break;
     r = block_best(c, slots, turn);
   }
-  if (m == 1) neg += r.d < 0;
+  if (m == 1) neg += r.d < 0, ld += log(fabs(r.d));
 
   // Growth and finiteness over the block: every thread's verdict into one.
   const Candidate worst =
@@ -212,7 +218,288 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) {
     below[blockIdx.x] = neg;
     trusted[blockIdx.x] = worst.key <= kGrowth;
+    logdet[blockIdx.x] = ld;
   }
+}
+
+// ---- The cluster kernel: one evaluation's half block held in the shared memory of a thread-block
+// cluster (Hopper's distributed shared memory; up to 16 SMs, so that a half of 100000 elements,
+// n = 200000, stays on chip at 28 bytes an element), one cluster per (shift, half block), and a
+// step of the elimination costing one pass over the elements and one cluster-wide exchange in the
+// common case. The elements are dealt out to the cluster's blocks (element e to rank e % size)
+// and each block keeps its own packed; every decision (the pivots) is taken identically by every
+// block from records all of them read, so no block waits on another but at the exchanges.
+//
+// The step, speculative: with r the candidate (largest |d|), one pass forms row r (its largest
+// magnitude w_r, at q) and, alongside, the Schur complement a 1x1 pivot r would leave (its
+// largest |d|: the next candidate), storing nothing. Bunch-Kaufman then accepts r (|d_r| >=
+// alpha w_r) in most steps, and a second pass applies the update it already chose. Otherwise its
+// second test needs row q (a pass and an exchange), and a pivot q or (r, q) is applied by a pass
+// that finds the next candidate itself (a further exchange).
+namespace cl = cooperative_groups;
+
+constexpr int kClusterThreads = 512;  // as kThreads: the passes' work against the warps' reductions
+constexpr int kClusterWarps = kClusterThreads / 32;
+constexpr int kMaxClusterBlocks = 16;  // Hopper's largest (non-portable) cluster
+
+// An element as the exchanges carry it: the key compared (a magnitude, or -1 for none), its data
+// and where it lives (rank, slot).
+struct Rec {
+  double key, g, h, d, v;
+  int slot, rank;
+};
+
+struct ClusterShared {
+  Rec warp_rec[2][kClusterWarps];
+  Rec pub[2][2];  // [turn][kind]: the block's best of each kind, read by the whole cluster
+  Rec best[2];    // the cluster's best of each kind, for the block's threads
+};
+
+// The helpers exist for Hopper's device code only (clusters need sm_90); the host pass sees
+// them too.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+__device__ inline Rec no_rec() { return {-1, 0, 0, 0, 0, -1, -1}; }
+
+// A magnitude as a key: NaN as +Inf, so that a NaN entry forces the slow, checked path (the NaN
+// itself then fails the finiteness test).
+__device__ inline double key_of(double x) { return x == x ? fabs(x) : INFINITY; }
+
+// The lane holding the warp's largest key (the lowest such lane), on every lane: a key >= 0 (Inf
+// included) orders as its bits, so two 32-bit hardware reductions and a vote find it; -1 (none)
+// is below every key, 0 included.
+__device__ inline int warp_winner(double key) {
+  const unsigned long long k = key < 0 ? 0ull : static_cast<unsigned long long>(__double_as_longlong(key)) + 1;
+  const unsigned hi = unsigned(k >> 32), lo = unsigned(k);
+  const unsigned top = __reduce_max_sync(0xffffffffu, hi);
+  const unsigned low = __reduce_max_sync(0xffffffffu, hi == top ? lo : 0u);
+  return __ffs(__ballot_sync(0xffffffffu, hi == top && lo == low)) - 1;
+}
+
+// The block's best of the warps' records in `rec`, by warp 0 into *pub.
+__device__ inline void publish_best(const Rec *rec, Rec *pub) {
+  const int lane = threadIdx.x % 32;
+  const double key = lane < kClusterWarps ? rec[lane].key : -1.0;
+  const int w = warp_winner(key);
+  if (lane == 0) *pub = rec[w];
+}
+
+// The cluster's best record of each of two kinds, on every thread of every block (ties to the
+// lowest thread, warp and rank: every block takes the same). Warps' winners, then the block's
+// (warp 0), published; after the cluster barrier warp 0 reads every block's records of both kinds
+// at once (a lane a record: one trip to the other SMs), keeps the best of each for the block, and
+// the block's threads read them after a block barrier. `pub` alternates between two sets, so that
+// one cluster barrier per exchange suffices: a set is rewritten two exchanges later, after a
+// barrier every thread passed once done reading it.
+template <class Cluster>
+__device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &turn, const Rec &mine0,
+                             const Rec &mine1, Rec &out0, Rec &out1) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == warp_winner(mine0.key)) sh.warp_rec[0][warp] = mine0;
+  if (lane == warp_winner(mine1.key)) sh.warp_rec[1][warp] = mine1;
+  __syncthreads();
+  if (warp == 0) {
+    publish_best(sh.warp_rec[0], &sh.pub[turn][0]);
+    publish_best(sh.warp_rec[1], &sh.pub[turn][1]);
+  }
+  cluster.sync();
+  if (warp == 0) {
+    const int blocks = int(cluster.num_blocks()), kind = lane / kMaxClusterBlocks,
+              rank = lane % kMaxClusterBlocks;
+    Rec r = no_rec();
+    if (rank < blocks) r = *cluster.map_shared_rank(&sh.pub[turn][kind], rank);
+    const int w0 = warp_winner(kind == 0 ? r.key : -1.0), w1 = warp_winner(kind == 1 ? r.key : -1.0);
+    if (lane == w0) sh.best[0] = r;
+    if (lane == w1) sh.best[1] = r;
+  }
+  __syncthreads();
+  out0 = sh.best[0];
+  out1 = sh.best[1];
+  turn ^= 1;
+}
+
+// Where the pivots this block owns leave holes below its new count, and which of its last
+// elements move into them (in order), as in inertia_kernel.
+struct Moves {
+  int hole0 = -1, hole1 = -1, mover0 = -1, mover1 = -1, removed = 0;
+  __device__ Moves(int m, int a, int b) {  // a, b: owned pivot slots or -1
+    if (a > b) { const int x = a; a = b; b = x; }
+    removed = (a >= 0) + (b >= 0);
+    const int last = m - removed;
+    if (a >= 0 && a < last) hole0 = a;
+    if (b >= 0 && b < last) (hole0 < 0 ? hole0 : hole1) = b;
+    for (int i = last; i < m; ++i)
+      if (i != a && i != b) (mover0 < 0 ? mover0 : mover1) = i;
+  }
+  __device__ int to(int i) const { return i == mover0 ? hole0 : i == mover1 ? hole1 : i; }
+  // The element a slot below the new count takes: a hole its mover's, any other its own. A pass
+  // that writes slot s from slot from(s) writes only its own thread's slots and reads no slot
+  // another thread writes, so the next pass needs no barrier.
+  __device__ int from(int i) const { return i == hole0 ? mover0 : i == hole1 ? mover1 : i; }
+};
+#endif
+
+// The inertia of one half block of C - sigma I by a cluster (task = cluster index: shift
+// sigma[task / 2], half task % 2), as inertia_kernel computes it.
+__global__ void __launch_bounds__(kClusterThreads)
+    cluster_inertia_kernel(HalfBlock b0, HalfBlock b1, const double *sigma, int64_t *below, int *trusted,
+                           double *logdet) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ double smem[];
+  __shared__ ClusterShared sh;
+  const cl::cluster_group cluster = cl::this_cluster();
+  const int blocks = int(cluster.num_blocks()), rank = int(cluster.block_rank());
+  const int64_t task = blockIdx.x / blocks;
+  const HalfBlock b = task % 2 ? b1 : b0;
+  const double sg = sigma[task / 2];
+  int64_t total = b.size;
+  if (total == 0) {
+    if (rank == 0 && threadIdx.x == 0) below[task] = 0, trusted[task] = 1, logdet[task] = 0;
+    return;
+  }
+  int m = int((b.size - rank + blocks - 1) / blocks);  // this block's elements: e = rank + s * blocks
+  const int cap = int((b.size + blocks - 1) / blocks);
+  double *g = smem, *h = smem + cap, *d = smem + 2 * cap;
+  double *v = smem + 3 * cap;  // the nodes beside the generators: no lookup on a pass's chain
+  int turn = 0;
+
+  // Load; the generators' starting size and the first candidate (the largest |d|).
+  double start = 0, largest = 0;
+  bool finite = true;
+  Rec nx = no_rec();
+  for (int s = threadIdx.x; s < m; s += kClusterThreads) {
+    const int e = rank + s * blocks;
+    g[s] = b.g[e], h[s] = b.h[e], d[s] = b.d[e] - sg, v[s] = b.v[e];
+    start = fmax(start, fmax(fabs(g[s]), fabs(h[s])));
+    const Rec c{key_of(d[s]), g[s], h[s], d[s], v[s], s, rank};
+    if (c.key > nx.key) nx = c;
+  }
+  Rec R, S;
+  {
+    Rec st = no_rec();
+    st.key = start;
+    cluster_best(cluster, sh, turn, st, nx, S, R);
+    start = S.key;
+  }
+  int64_t neg = 0;
+  double ld = 0;  // log|det|, the pivots' (thread 0's)
+
+  while (total > 1) {
+    // Pass A: row r, and the Schur complement of a 1x1 pivot r, not stored.
+    const bool own_r = R.rank == rank;
+    double inv = R.d != 0 ? 1 / R.d : 0;
+    Rec q = no_rec();
+    nx = no_rec();
+    #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
+    for (int s = threadIdx.x; s < m; s += kClusterThreads) {
+      if (own_r && s == R.slot) continue;
+      const double gi = g[s], hi = h[s], di = d[s];
+      const double vi = v[s];
+      const double c = cauchy_entry(gi, hi, vi, R.g, R.h, R.v), kc = key_of(c);
+      if (kc > q.key) q = {kc, gi, hi, di, vi, s, rank};
+      const double f = c * inv, d2 = di - f * c, kd = key_of(d2);
+      if (kd > nx.key) nx = {kd, gi - f * R.g, hi - f * R.h, d2, vi, s, rank};
+    }
+    Rec Q, N;
+    cluster_best(cluster, sh, turn, q, nx, Q, N);
+    const double wr = Q.key;
+
+    // Bunch-Kaufman: pivot r (the speculation kept), or q, or the 2x2 (r, q).
+    bool keep = wr == 0 || fabs(R.d) >= kAlpha * wr, two = false;
+    if (!keep) {
+      // Row q's largest magnitude w_q (a pass and an exchange).
+      const bool own_q = Q.rank == rank;
+      double wq = 0;
+      for (int s = threadIdx.x; s < m; s += kClusterThreads)
+        if (!(own_q && s == Q.slot)) wq = fmax(wq, key_of(cauchy_entry(g[s], h[s], v[s], Q.g, Q.h, Q.v)));
+      Rec mq = no_rec(), unused, W;
+      mq.key = wq;
+      cluster_best(cluster, sh, turn, mq, no_rec(), W, unused);
+      wq = W.key;
+      if (fabs(R.d) * wq >= kAlpha * wr * wr) keep = true;
+      else if (!(fabs(Q.d) >= kAlpha * wq)) two = true;
+    }
+
+    if (keep) {
+      // Pass B: the 1x1 pivot r applied (as pass A formed it), stored; the next candidate is N.
+      neg += R.d < 0;
+      if (threadIdx.x == 0) ld += log(fabs(R.d));
+      const Moves mv(m, own_r ? R.slot : -1, -1);
+      m -= mv.removed;
+      #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
+      for (int s = threadIdx.x; s < m; s += kClusterThreads) {
+        const int from = mv.from(s);
+        double gi = g[from], hi = h[from], di = d[from];
+        const double vi = v[from];
+        if (wr != 0) {
+          const double c = cauchy_entry(gi, hi, vi, R.g, R.h, R.v), f = c * inv;
+          gi -= f * R.g, hi -= f * R.h, di -= f * c;
+        }
+        largest = fmax(largest, fmax(fabs(gi), fabs(hi)));
+        finite &= isfinite(gi + hi + di);
+        g[s] = gi, h[s] = hi, d[s] = di, v[s] = vi;
+      }
+      --total;
+      if (N.rank == rank) N.slot = mv.to(N.slot);
+      R = N;
+      continue;
+    }
+
+    // Pass D: the pivot q (1x1) or (r, q) (2x2) applied from the stored elements; the next
+    // candidate found on the way (a further exchange).
+    const Rec P1 = two ? R : Q, P2 = Q;
+    const int a = P1.rank == rank ? P1.slot : -1, bb = two && P2.rank == rank ? P2.slot : -1;
+    const Moves mv(m, a, bb);
+    double x = 0, det = 0;
+    if (two) {
+      x = cauchy_entry(P2.g, P2.h, P2.v, P1.g, P1.h, P1.v);
+      det = P1.d * P2.d - x * x;
+      inv = 1 / det;
+      ++neg;
+    } else {
+      inv = 1 / P1.d;  // |d_q| >= alpha w_q > 0
+      neg += P1.d < 0;
+    }
+    if (threadIdx.x == 0) ld += log(fabs(two ? det : P1.d));
+    nx = no_rec();
+    m -= mv.removed;
+    #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
+    for (int s = threadIdx.x; s < m; s += kClusterThreads) {
+      const int from = mv.from(s);
+      double gi = g[from], hi = h[from], di = d[from];
+      const double vi = v[from];
+      const double c1 = cauchy_entry(gi, hi, vi, P1.g, P1.h, P1.v);
+      if (two) {
+        const double c2 = cauchy_entry(gi, hi, vi, P2.g, P2.h, P2.v);
+        const double f1 = (c1 * P2.d - c2 * x) * inv, f2 = (c2 * P1.d - c1 * x) * inv;
+        gi -= f1 * P1.g + f2 * P2.g, hi -= f1 * P1.h + f2 * P2.h, di -= f1 * c1 + f2 * c2;
+      } else {
+        const double f = c1 * inv;
+        gi -= f * P1.g, hi -= f * P1.h, di -= f * c1;
+      }
+      largest = fmax(largest, fmax(fabs(gi), fabs(hi)));
+      finite &= isfinite(gi + hi + di);
+      g[s] = gi, h[s] = hi, d[s] = di, v[s] = vi;
+      const double kd = key_of(di);
+      if (kd > nx.key) nx = {kd, gi, hi, di, vi, s, rank};
+    }
+    total -= two ? 2 : 1;
+    if (total == 0) break;
+    Rec unused;
+    cluster_best(cluster, sh, turn, no_rec(), nx, unused, R);
+  }
+  if (total == 1) neg += R.d < 0, ld += log(fabs(R.d));
+
+  // Growth and finiteness over the cluster.
+  Rec worst = no_rec(), unused;
+  worst.key = finite ? largest / fmax(start, 1e-300) : INFINITY;
+  cluster_best(cluster, sh, turn, worst, no_rec(), worst, unused);
+  if (rank == 0 && threadIdx.x == 0) {
+    below[task] = neg;
+    trusted[task] = worst.key <= kGrowth;
+    logdet[task] = ld;
+  }
+  cluster.sync();  // no block leaves while another may still read its shared memory
+#endif
 }
 
 // The device side of one structured call: C's half blocks, and the buffers of a batch.
@@ -261,14 +548,56 @@ class Session {
                                                  const_cast<double *>(half_[1].g),
                                                  const_cast<double *>(half_[1].d));
     if (!(s = check_launch("cauchy_setup_kernel"))) return s;
-    // The elimination's home: shared memory where the larger half fits, else global memory.
-    int dev = 0, optin = 0, sms = 0;
+    if (!(s = choose_home(size_[0]))) return s;
+    return check(cudaStreamSynchronize(st_), "toeplitz structured setup");
+  }
+
+  // The elimination's home: on Hopper, the shared memory of a cluster of the fewest blocks that
+  // holds the larger half (GPUEIG_TOEPLITZ_CLUSTER, test-only, sets the blocks, or "off"); else one
+  // block's shared memory where it fits, or global memory.
+  Status choose_home(int64_t size) {
+    int dev = 0, optin = 0, sms = 0, major = 0;
+    Status s;
     if (!(s = check(cudaGetDevice(&dev), "cudaGetDevice")) ||
         !(s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
                     "cudaDeviceGetAttribute")) ||
+        !(s = check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev),
+                    "cudaDeviceGetAttribute")) ||
         !(s = sm_count(&sms)))
       return s;
-    const size_t need = (3 * kD + sizeof(int)) * size_t(size_[0]);
+    const int forced = env::choice("GPUEIG_TOEPLITZ_CLUSTER", {"auto", "1", "2", "4", "8", "16", "off"}, 0);
+    const size_t per_elt = 3 * sizeof(double) + sizeof(int), fixed = sizeof(ClusterShared);
+    const size_t per_elt_cluster = 4 * sizeof(double);  // g, h, d and the node
+    cluster_ = 0;
+    if (major >= 9 && forced != 6) {
+      for (int c = 1; c <= kMaxClusterBlocks; c *= 2) {
+        const size_t need = per_elt_cluster * size_t((size + c - 1) / c);
+        if ((forced == 0 && need + fixed <= size_t(optin)) || (forced > 0 && c == 1 << (forced - 1))) {
+          cluster_ = c, smem_ = need;
+          break;
+        }
+      }
+    }
+    if (cluster_ > 0) {
+      if (!(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(smem_)), "cudaFuncSetAttribute")) ||
+          (cluster_ > 8 &&
+           !(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                       "cudaFuncSetAttribute"))))
+        return s;
+      cudaLaunchAttribute attr[1];
+      cudaLaunchConfig_t cfg = launch_config(2, attr);
+      int clusters = 0;
+      if (!(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel, &cfg),
+                      "cudaOccupancyMaxActiveClusters")))
+        return s;
+      if (clusters > 0) {
+        slots_ = std::max(1, clusters / 2);  // two clusters (halves) a shift
+        return Status::success();
+      }
+      cluster_ = 0;  // no cluster of that size can be placed: one block a half, as below
+    }
+    const size_t need = per_elt * size_t(size);
     shared_ = need + sizeof(Candidate) * 2 * kWarps <= size_t(optin);
     int per_sm = 1;
     if (shared_) {
@@ -283,9 +612,24 @@ class Session {
     }
     smem_ = shared_ ? need : 0;
     slots_ = std::max(1, sms * std::max(per_sm, 1) / 2);  // two blocks (halves) a shift
-    return check(cudaStreamSynchronize(st_), "toeplitz structured setup");
+    return Status::success();
   }
 
+  // The cluster kernel's launch for `tasks` (shift, half) pairs.
+  cudaLaunchConfig_t launch_config(int64_t tasks, cudaLaunchAttribute *attr) const {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(unsigned(tasks * cluster_));
+    cfg.blockDim = dim3(kClusterThreads);
+    cfg.dynamicSmemBytes = smem_;
+    cfg.stream = st_;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = unsigned(cluster_);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+  }
   int slots() const { return slots_; }
   int64_t bytes() const { return form_bytes_ + batch_bytes_; }
 
@@ -294,31 +638,44 @@ class Session {
     if (count == 0) return Status::success();
     WorkspacePlan plan;
     const size_t o_s = plan.add_array<double>(count), o_b = plan.add_array<int64_t>(tasks),
-                 o_t = plan.add_array<int>(tasks);
+                 o_t = plan.add_array<int>(tasks), o_l = plan.add_array<double>(tasks);
     const int64_t stride = std::max<int64_t>(size_[0], 1);
-    const size_t o_w = shared_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
+    const size_t o_w = shared_ || cluster_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
     Status s = batch_.allocate(plan);
     if (!s) return s;
     batch_bytes_ = std::max(batch_bytes_, int64_t(plan.bytes()));
     double *ds = batch_.at<double>(o_s);
     int64_t *db = batch_.at<int64_t>(o_b);
     int *dtr = batch_.at<int>(o_t);
+    double *dl = batch_.at<double>(o_l);
     std::vector<int64_t> hb(tasks);
     std::vector<int> ht(tasks);
+    std::vector<double> hl(tasks);
     if (!(s = check(cudaMemcpyAsync(ds, sigma.data(), count * sizeof(double), cudaMemcpyHostToDevice, st_),
                     "cudaMemcpyAsync")))
       return s;
-    inertia_kernel<<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, shared_,
-                                                               batch_.at<double>(o_w), stride);
-    if (!(s = check_launch("inertia_kernel")) || !(s = check_download("toeplitz inertia")) ||
+    if (cluster_ > 0) {
+      cudaLaunchAttribute attr[1];
+      const cudaLaunchConfig_t cfg = launch_config(tasks, attr);
+      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel, half_[0], half_[1],
+                                          static_cast<const double *>(ds), db, dtr, dl),
+                       "cluster_inertia_kernel");
+    } else {
+      inertia_kernel<<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
+                                                                 batch_.at<double>(o_w), stride);
+      s = check_launch("inertia_kernel");
+    }
+    if (!s || !(s = check_download("toeplitz inertia")) ||
         !(s = check(cudaMemcpyAsync(hb.data(), db, tasks * sizeof(int64_t), cudaMemcpyDeviceToHost, st_),
                     "cudaMemcpyAsync")) ||
         !(s = check(cudaMemcpyAsync(ht.data(), dtr, tasks * sizeof(int), cudaMemcpyDeviceToHost, st_),
                     "cudaMemcpyAsync")) ||
+        !(s = check(cudaMemcpyAsync(hl.data(), dl, tasks * sizeof(double), cudaMemcpyDeviceToHost, st_),
+                    "cudaMemcpyAsync")) ||
         !(s = check(cudaStreamSynchronize(st_), "toeplitz inertia")))
       return s;
     for (int64_t i = 0; i < count; ++i)
-      out[i] = {hb[2 * i] + hb[2 * i + 1], ht[2 * i] && ht[2 * i + 1]};
+      out[i] = {hb[2 * i] + hb[2 * i + 1], ht[2 * i] && ht[2 * i + 1], hl[2 * i] + hl[2 * i + 1]};
     return Status::success();
   }
 
@@ -328,6 +685,7 @@ class Session {
   int64_t n_ = 0, size_[2] = {0, 0};
   HalfBlock half_[2] = {};
   bool shared_ = false;
+  int cluster_ = 0;
   size_t smem_ = 0;
   int slots_ = 1;
   int64_t form_bytes_ = 0, batch_bytes_ = 0;

@@ -52,10 +52,12 @@ struct ToeplitzHalves {
 };
 
 // One evaluation of the structured Toeplitz method at a shift sigma (src/toeplitz_structured.hpp):
-// the number of eigenvalues of T below sigma.
+// the number of eigenvalues of T below sigma, and log|det(T - sigma I)| up to a constant the same
+// for every shift of a call (NaN where not known): the search's interpolation between counts.
 struct ToeplitzInertia {
   int64_t below = 0;
   int trusted = 0;  // 0: an overflow or a growth the count cannot be trusted after
+  double logdet = __builtin_nan("");
 };
 // Evaluates every shift of `sigma` into `out` (same length), side by side where it can.
 using InertiaBatch =

@@ -33,30 +33,103 @@ double norm1(int64_t n, const double *t) {
   return std::fabs(t[0]) + best;
 }
 
-// A point of the search: a shift and the count there.
+// A point of the search: a shift, the count there and log|det(T - x I)| (plus a constant of the
+// call; NaN where not known: Gershgorin's ends).
 struct Point {
   double x;
   int64_t below;
+  double logdet = std::nan("");
 };
 
 // A bracket (lo.x, hi.x] holding eigenvalues lo.below + 1 .. hi.below of T.
 struct Bracket {
   Point lo, hi;
   int retries = 0;  // rounds in a row that left this bracket as it was (its shifts then move)
+  bool stalled = false;  // the last round did not halve it: this round bisects
+  int kept = 0;          // the end the last round kept (-1 lo, +1 hi, 0 neither): Illinois' rule
+  double bias = 0;       // log 2 for each further round that kept the same end
   double width() const { return hi.x - lo.x; }
 };
 
+// Sorted, distinct shifts strictly inside the bracket.
+std::vector<double> inside(const Bracket &b, std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  std::vector<double> out;
+  for (double x : xs)
+    if (x > b.lo.x && x < b.hi.x && (out.empty() || x > out.back())) out.push_back(x);
+  return out;
+}
+
 // `count` evenly spaced shifts inside the bracket; a retry moves them by a fraction of the
 // spacing that differs each time.
-std::vector<double> proposals(const Bracket &b, int count) {
+std::vector<double> evenly(const Bracket &b, int count) {
   std::vector<double> xs;
   const double lo = b.lo.x, w = b.width();
   const double shift = b.retries ? 0.3 * std::sin(1.0 + 2.0 * b.retries) : 0.0;
-  for (int i = 1; i <= count; ++i) {
-    const double x = lo + w * ((i + shift) / (count + 1));
-    if (x > lo && x < b.hi.x && (xs.empty() || x > xs.back())) xs.push_back(x);
+  for (int i = 1; i <= count; ++i) xs.push_back(lo + w * ((i + shift) / (count + 1)));
+  return inside(b, xs);
+}
+
+// The shifts of a round for bracket b, `count` of them where that is what helps (an isolated
+// eigenvalue gets one or two; a bracket whose eigenvalues are all wanted, evenly spaced ones):
+//  - one eigenvalue inside, both ends' determinants known: det(T - x I) changes sign once in the
+//    bracket and is smooth there, so its linear interpolation between the ends (regula falsi, in
+//    logs: no overflow; an end kept twice in a row has its |det| halved, Illinois' rule against
+//    one-sided convergence) estimates the eigenvalue; the shifts go to the estimate and, once the
+//    bracket is within reach, a tolerance's fraction either side of it, so that a good estimate
+//    finishes the bracket in one round;
+//  - more eigenvalues inside than wanted: the wanted ones' edges estimated by interpolating the
+//    counts, the shifts at the estimates and from there geometrically towards the nearer end
+//    (near the spectrum's ends the counts grow like a square root, and the estimate overshoots);
+//  - otherwise, or when the last round did not halve the bracket: evenly spaced.
+std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t iu, double tol) {
+  const int64_t k = b.hi.below - b.lo.below;
+  const double lo = b.lo.x, w = b.width();
+  if (b.retries || b.stalled) return evenly(b, count);
+  if (k == 1 && std::isfinite(b.lo.logdet) && std::isfinite(b.hi.logdet)) {
+    const double l_lo = b.lo.logdet - (b.kept < 0 ? b.bias : 0), l_hi = b.hi.logdet - (b.kept > 0 ? b.bias : 0);
+    const double x = lo + w / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
+    const double delta = 0.45 * tol;
+    std::vector<double> xs;
+    if (count == 1 && w > 32 * tol) {
+      xs.push_back(x);
+    } else {
+      for (int j = 0; int(xs.size()) < std::max(count, 2) && j < 8; ++j) {
+        const double off = delta * std::pow(16.0, j);
+        xs.push_back(x - off), xs.push_back(x + off);
+      }
+    }
+    std::vector<double> in = inside(b, xs);
+    return in.empty() ? evenly(b, 1) : in;
   }
-  return xs;
+  const bool cut_lo = b.lo.below < il - 1, cut_hi = b.hi.below > iu;
+  if (k > 1 && (cut_lo || cut_hi)) {
+    std::vector<int64_t> edges;  // j: the edge between eigenvalues j and j + 1
+    if (cut_lo) edges.push_back(il - 1);
+    if (cut_hi) edges.push_back(iu);
+    // Half the shifts (all of a single one) at the estimates, the rest evenly spaced: where the
+    // bracket's low end lies well below the spectrum (Gershgorin's), the counts' interpolation
+    // misleads, and the even ones still divide the bracket.
+    const int guided = std::max(1, count / 2);
+    const int each = std::max(1, guided / int(edges.size())), geometric = std::min(each, 8);
+    std::vector<double> xs;
+    for (int64_t j : edges) {
+      const double at = double(j - b.lo.below) + 0.5, xj = lo + w * (at / double(k));
+      const bool low = j - b.lo.below <= b.hi.below - j;
+      for (int i = 0; i < geometric; ++i) {
+        const double r = std::ldexp(1.0, -2 * i);
+        xs.push_back(low ? lo + (xj - lo) * r : b.hi.x - (b.hi.x - xj) * r);
+      }
+    }
+    const int rest = count - int(xs.size());
+    if (rest > 0) {
+      const std::vector<double> more = evenly(b, rest);
+      xs.insert(xs.end(), more.begin(), more.end());
+    }
+    std::vector<double> in = inside(b, xs);
+    return in.empty() ? evenly(b, count) : in;
+  }
+  return evenly(b, count);
 }
 
 }  // namespace
@@ -116,8 +189,9 @@ CauchyForm cauchy_form(int64_t n, const double *t_in) {
   return f;
 }
 
-int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted) {
+int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted, double *logdet) {
   int64_t m = b.size, neg = 0;
+  *logdet = 0;
   if (m == 0) return 0;
   w.g = b.g, w.h = b.h, w.v = b.v;
   w.d.resize(m), w.c.resize(m), w.cq.resize(m);
@@ -177,10 +251,12 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
     }
     if (w_r == 0) {
       neg += d[r] < 0;
+      *logdet += std::log(std::fabs(d[r]));
     } else if (p2 < 0) {  // 1x1: C22 -= c c' / d_p, generators u_i -= (c_i / d_p) u_p
       const double *cp = by_q ? cq : c;
       const double dp = d[p1], gp = g[p1], hp = h[p1];
       neg += dp < 0;
+      *logdet += std::log(std::fabs(dp));
       for (int64_t i = 0; i < m; ++i) {
         if (i == p1) continue;
         const double ci = cp[i], f = ci / dp;
@@ -191,6 +267,7 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
     } else {  // 2x2 (its determinant is negative: one negative eigenvalue)
       const double a = d[p1], e = d[p2], x = c[p2], det = a * e - x * x;
       ++neg;
+      *logdet += std::log(std::fabs(det));
       const double g1 = g[p1], h1 = h[p1], g2 = g[p2], h2 = h[p2];
       for (int64_t i = 0; i < m; ++i) {
         if (i == p1 || i == p2) continue;
@@ -219,7 +296,7 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
     r = next;
     w_r = row(r, c, &q, &s);
   }
-  if (m == 1) neg += d[0] < 0;
+  if (m == 1) neg += d[0] < 0, *logdet += std::log(std::fabs(d[0]));
   if (!finite || !(largest <= kGrowth * start)) *trusted = false;
   return neg;
 }
@@ -228,8 +305,10 @@ gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scra
   gpu::ToeplitzInertia r;
   bool trusted = true;
   const double s = sigma * form.scale;  // exact (a power of two), unless it under- or overflows
-  r.below = half_inertia(form.half[0], s, scratch, &trusted) + half_inertia(form.half[1], s, scratch, &trusted);
+  double l0 = 0, l1 = 0;
+  r.below = half_inertia(form.half[0], s, scratch, &trusted, &l0) + half_inertia(form.half[1], s, scratch, &trusted, &l1);
   r.trusted = trusted;
+  r.logdet = l0 + l1;
   return r;
 }
 
@@ -238,6 +317,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   Report rep;
   *m = 0;
   slots = std::max(slots, 1);
+  rep.slots = slots;
   const double norm = std::max(norm1(n, t), DBL_MIN);
   const double floor = 2 * kEps * norm;
   const double tol = abstol > 0 ? std::max(abstol, floor) : std::max(2.0, double(n)) * kEps * norm;
@@ -268,7 +348,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
       if (!out[0].trusted) xs[0] = std::max(start.lo.x, xs[0] - step);
       if (!out[1].trusted) xs[1] = std::min(start.hi.x, xs[1] + step);
     }
-    start = {{xs[0], out[0].below}, {xs[1], out[1].below}};
+    start = {{xs[0], out[0].below, out[0].logdet}, {xs[1], out[1].below, out[1].logdet}};
     il = int(start.lo.below + 1);
     iu = int(start.hi.below);
     if (iu < il) return rep.ok = true, rep;
@@ -296,7 +376,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
     std::vector<double> xs;
     std::vector<size_t> first(open.size() + 1, 0);
     for (size_t i = 0; i < open.size(); ++i) {
-      const std::vector<double> p = proposals(open[i], per);
+      const std::vector<double> p = proposals(open[i], per, il, iu, tol);
       xs.insert(xs.end(), p.begin(), p.end());
       first[i + 1] = xs.size();
     }
@@ -308,7 +388,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
       Bracket b = open[i];
       std::vector<Point> pts{b.lo};
       for (size_t k = first[i]; k < first[i + 1]; ++k) {
-        if (out[k].trusted) pts.push_back({xs[k], out[k].below});
+        if (out[k].trusted) pts.push_back({xs[k], out[k].below, out[k].logdet});
         else ++rep.untrusted;
       }
       pts.push_back(b.hi);
@@ -326,8 +406,15 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
         next.push_back(b);
         continue;
       }
+      // Interpolation (regula falsi) keeps one end by nature, Illinois' rule corrects that; a
+      // bracket that kept the same end a third time, or any other that was not halved, bisects.
+      const bool falsi = b.hi.below - b.lo.below == 1 && std::isfinite(b.lo.logdet) &&
+                         std::isfinite(b.hi.logdet) && !b.stalled;
       for (size_t k = 1; k < pts.size(); ++k) {
-        Bracket c{pts[k - 1], pts[k], 0};
+        Bracket c{pts[k - 1], pts[k]};
+        c.kept = k == 1 ? -1 : k + 1 == pts.size() ? 1 : 0;
+        c.bias = c.kept != 0 && c.kept == b.kept ? b.bias + M_LN2 : 0;
+        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 2 * M_LN2);
         if (wanted(c)) (finished(c) ? done : next).push_back(c);
       }
     }

@@ -132,7 +132,8 @@ CauchyForm cauchy_form(int64_t n, const double *t);
 struct Scratch {
   std::vector<double> g, h, d, v, c, cq;  // c, cq: the candidate's and its partner's rows
 };
-int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &scratch, bool *trusted);
+// *logdet: log|det| of the half block of C - sigma I (the pivots' sum of logs).
+int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &scratch, bool *trusted, double *logdet);
 
 // Both halves: the eigenvalues of T below sigma.
 gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch);
@@ -146,6 +147,7 @@ struct Report {
   bool declined = false;  // more than `most` eigenvalues wanted
   gpu::Status failure;    // an evaluation that failed (a device failure), when !ok
   std::string why;     // when !ok: what could not be settled
+  int slots = 0;       // evaluations side by side (the multisection's width)
   int rounds = 0;      // batches of evaluations
   int64_t evaluations = 0;
   int64_t untrusted = 0;  // evaluations the search discarded (and moved)

@@ -93,6 +93,32 @@ TEST_P(StructuredZoo, CountsBracketEveryEigenvalue) {
   }
 }
 
+// The evaluations' log|det(T - sigma I)| (the search's interpolation), up to a constant of the
+// call: the difference between two shifts against the dense spectrum's sum of log|lambda_i - sigma|.
+// Shifts a third of the way between neighbouring eigenvalues (far from both, so that the dense
+// sums are accurate), a quarter and three quarters into the spectrum.
+TEST_P(StructuredZoo, LogDeterminantsMatchTheDenseSpectrum) {
+  const auto &[kind, n] = GetParam();
+  if (n < 4) GTEST_SKIP() << "fewer than two gaps";
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  const std::vector<double> lam = dense_spectrum(t);
+  std::vector<double> shifts;
+  for (int at : {n / 4, (3 * n) / 4}) {
+    int i = at;  // the first gap from `at` on wide enough to sit in
+    while (i + 1 < n && !(lam[i + 1] - lam[i] > 1e-6 * tnorm(t))) ++i;
+    if (i + 1 >= n) GTEST_SKIP() << "no wide gap";
+    shifts.push_back(lam[i] + (lam[i + 1] - lam[i]) / 3);
+  }
+  std::vector<gpu::ToeplitzInertia> out(shifts.size());
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int) { ASSERT_TRUE(evaluate(shifts, out)); });
+  double dense[2] = {0, 0};
+  for (int k = 0; k < 2; ++k)
+    for (double l : lam) dense[k] += std::log(std::fabs(l - shifts[k]));
+  ASSERT_TRUE(std::isfinite(out[0].logdet) && std::isfinite(out[1].logdet)) << kind << " n=" << n;
+  EXPECT_NEAR(out[1].logdet - out[0].logdet, dense[1] - dense[0], 1e-7 * (n + std::fabs(dense[1] - dense[0])))
+      << kind << " n=" << n;
+}
+
 // The search's eigenvalues against DSYEVR's: by index (the smallest, the 16 smallest, a middle
 // slice, the largest) and by value ((VL, VU] around a middle third, bounds in gaps).
 TEST_P(StructuredZoo, SearchMatchesDenseDsyevr) {
