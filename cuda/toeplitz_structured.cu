@@ -1,7 +1,9 @@
 // gpu_toeplitz_eig's structured method on the GPU (src/toeplitz_structured.hpp): T's Cauchy-like
 // half blocks set up on the device from t (O(n^2) work, O(n) memory), then every shift's inertia
-// by pivoted elimination on the generators, one thread block per (shift, half block), all shifts
-// of a round side by side.
+// (and log|det|) by pivoted elimination on the generators, all shifts of a round side by side: on
+// Hopper one thread-block cluster per (shift, half block) holding it in shared memory
+// (cluster_inertia_kernel, up to n of about 230000), else one thread block per (shift, half block)
+// in shared or global memory (inertia_kernel).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -224,7 +226,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- The cluster kernel: one evaluation's half block held in the shared memory of a thread-block
 // cluster (Hopper's distributed shared memory; up to 16 SMs, so that a half of 100000 elements,
-// n = 200000, stays on chip at 28 bytes an element), one cluster per (shift, half block), and a
+// n = 200000, stays on chip at 32 bytes an element), one cluster per (shift, half block), and a
 // step of the elimination costing one pass over the elements and one cluster-wide exchange in the
 // common case. The elements are dealt out to the cluster's blocks (element e to rank e % size)
 // and each block keeps its own packed; every decision (the pivots) is taken identically by every
@@ -233,9 +235,13 @@ __global__ void __launch_bounds__(kThreads)
 // The step, speculative: with r the candidate (largest |d|), one pass forms row r (its largest
 // magnitude w_r, at q) and, alongside, the Schur complement a 1x1 pivot r would leave (its
 // largest |d|: the next candidate), storing nothing. Bunch-Kaufman then accepts r (|d_r| >=
-// alpha w_r) in most steps, and a second pass applies the update it already chose. Otherwise its
-// second test needs row q (a pass and an exchange), and a pivot q or (r, q) is applied by a pass
-// that finds the next candidate itself (a further exchange).
+// alpha w_r) in most steps, and the update it chose is applied by the next step's pass, fused with
+// that step's row (one pass a step). Otherwise its second test needs row q (a pass and an
+// exchange), and a pivot q or (r, q) is applied by a pass that finds the next candidate itself (a
+// further exchange). Measured on the H100 (2026-11-27): about 4.5 us a step with clusters of 16
+// (n = 200000), the exchange (two block barriers, one cluster barrier, one read of the other
+// SMs' records) most of it; nodes looked up in L2 instead of held beside the generators (28 bytes
+// an element, clusters of 13) made it 40% slower.
 namespace cl = cooperative_groups;
 
 constexpr int kClusterThreads = 512;  // as kThreads: the passes' work against the warps' reductions
@@ -382,22 +388,52 @@ __global__ void __launch_bounds__(kClusterThreads)
   }
   int64_t neg = 0;
   double ld = 0;  // log|det|, the pivots' (thread 0's)
+  // A 1x1 pivot whose update is pending: the next step's pass applies it (fused with that step's
+  // row), so that a step is one pass over the elements.
+  Rec P = no_rec();
+  bool pending = false, p_zero = false;
+  double p_inv = 0;
 
   while (total > 1) {
-    // Pass A: row r, and the Schur complement of a 1x1 pivot r, not stored.
+    // Pass A: the pending update applied and stored (its pivot removed), fused with row r and the
+    // Schur complement a 1x1 pivot r would leave (not stored): where its largest entry is (q) and
+    // its largest |d| (the next candidate). Only (key, slot) are tracked on the way.
+    const Moves mv(m, pending && P.rank == rank ? P.slot : -1, -1);
+    m -= mv.removed;
+    if (R.rank == rank) R.slot = mv.to(R.slot);
     const bool own_r = R.rank == rank;
     double inv = R.d != 0 ? 1 / R.d : 0;
-    Rec q = no_rec();
-    nx = no_rec();
-    #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
+    double kq = -1, kn = -1;
+    int sq = -1, sn = -1;
+    #pragma unroll 4  // loads of several elements in flight
     for (int s = threadIdx.x; s < m; s += kClusterThreads) {
+      const int from = mv.from(s);
+      double gi = g[from], hi = h[from], di = d[from];
+      const double vi = v[from];
+      if (pending) {
+        if (!p_zero) {
+          const double c = cauchy_entry(gi, hi, vi, P.g, P.h, P.v), f = c * p_inv;
+          gi -= f * P.g, hi -= f * P.h, di -= f * c;
+        }
+        largest = fmax(largest, fmax(fabs(gi), fabs(hi)));
+        finite &= isfinite(gi + hi + di);
+        g[s] = gi, h[s] = hi, d[s] = di, v[s] = vi;
+      }
       if (own_r && s == R.slot) continue;
-      const double gi = g[s], hi = h[s], di = d[s];
-      const double vi = v[s];
       const double c = cauchy_entry(gi, hi, vi, R.g, R.h, R.v), kc = key_of(c);
-      if (kc > q.key) q = {kc, gi, hi, di, vi, s, rank};
-      const double f = c * inv, d2 = di - f * c, kd = key_of(d2);
-      if (kd > nx.key) nx = {kd, gi - f * R.g, hi - f * R.h, d2, vi, s, rank};
+      if (kc > kq) kq = kc, sq = s;
+      const double kd = key_of(di - c * inv * c);
+      if (kd > kn) kn = kd, sn = s;
+    }
+    pending = false;
+    // This thread's candidates from its own slots (written by it above): q as it stands, the next
+    // as the 1x1 pivot r would leave it.
+    Rec q = no_rec(), nx = no_rec();
+    if (sq >= 0) q = {kq, g[sq], h[sq], d[sq], v[sq], sq, rank};
+    if (sn >= 0) {
+      const double gi = g[sn], hi = h[sn], di = d[sn], vi = v[sn];
+      const double c = cauchy_entry(gi, hi, vi, R.g, R.h, R.v), f = c * inv;
+      nx = {kn, gi - f * R.g, hi - f * R.h, di - f * c, vi, sn, rank};
     }
     Rec Q, N;
     cluster_best(cluster, sh, turn, q, nx, Q, N);
@@ -420,27 +456,13 @@ __global__ void __launch_bounds__(kClusterThreads)
     }
 
     if (keep) {
-      // Pass B: the 1x1 pivot r applied (as pass A formed it), stored; the next candidate is N.
+      // The 1x1 pivot r, as pass A formed it: its update pending for the next pass, whose
+      // candidate is N.
       neg += R.d < 0;
       if (threadIdx.x == 0) ld += log(fabs(R.d));
-      const Moves mv(m, own_r ? R.slot : -1, -1);
-      m -= mv.removed;
-      #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
-      for (int s = threadIdx.x; s < m; s += kClusterThreads) {
-        const int from = mv.from(s);
-        double gi = g[from], hi = h[from], di = d[from];
-        const double vi = v[from];
-        if (wr != 0) {
-          const double c = cauchy_entry(gi, hi, vi, R.g, R.h, R.v), f = c * inv;
-          gi -= f * R.g, hi -= f * R.h, di -= f * c;
-        }
-        largest = fmax(largest, fmax(fabs(gi), fabs(hi)));
-        finite &= isfinite(gi + hi + di);
-        g[s] = gi, h[s] = hi, d[s] = di, v[s] = vi;
-      }
+      P = R, p_inv = inv, p_zero = wr == 0, pending = true;
       --total;
-      if (N.rank == rank) N.slot = mv.to(N.slot);
-      R = N;
+      R = N;  // its slot is remapped when the next pass removes P
       continue;
     }
 
@@ -448,7 +470,7 @@ __global__ void __launch_bounds__(kClusterThreads)
     // candidate found on the way (a further exchange).
     const Rec P1 = two ? R : Q, P2 = Q;
     const int a = P1.rank == rank ? P1.slot : -1, bb = two && P2.rank == rank ? P2.slot : -1;
-    const Moves mv(m, a, bb);
+    const Moves mvd(m, a, bb);
     double x = 0, det = 0;
     if (two) {
       x = cauchy_entry(P2.g, P2.h, P2.v, P1.g, P1.h, P1.v);
@@ -461,10 +483,10 @@ __global__ void __launch_bounds__(kClusterThreads)
     }
     if (threadIdx.x == 0) ld += log(fabs(two ? det : P1.d));
     nx = no_rec();
-    m -= mv.removed;
-    #pragma unroll 4  // loads of several elements in flight (measured: 4% faster at n = 16384)
+    m -= mvd.removed;
+    #pragma unroll 4  // loads of several elements in flight
     for (int s = threadIdx.x; s < m; s += kClusterThreads) {
-      const int from = mv.from(s);
+      const int from = mvd.from(s);
       double gi = g[from], hi = h[from], di = d[from];
       const double vi = v[from];
       const double c1 = cauchy_entry(gi, hi, vi, P1.g, P1.h, P1.v);
@@ -565,37 +587,31 @@ class Session {
                     "cudaDeviceGetAttribute")) ||
         !(s = sm_count(&sms)))
       return s;
-    const int forced = env::choice("GPUEIG_TOEPLITZ_CLUSTER", {"auto", "1", "2", "4", "8", "16", "off"}, 0);
+    // GPUEIG_TOEPLITZ_CLUSTER (test-only): auto (0), a size 1 .. 16, or off (17).
+    const int forced = env::choice("GPUEIG_TOEPLITZ_CLUSTER", {"auto", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+                                                               "10", "11", "12", "13", "14", "15", "16", "off"}, 0);
     const size_t per_elt = 3 * sizeof(double) + sizeof(int), fixed = sizeof(ClusterShared);
     const size_t per_elt_cluster = 4 * sizeof(double);  // g, h, d and the node
+    // The cluster size: of those whose shared memory holds the half, the one that runs the most
+    // clusters side by side (the search's width), the larger on a tie (less work a block a step).
+    // Clusters of 13 to 16 blocks each take a GPC: the H100 runs 7 of them (n = 200000: 3 shifts
+    // side by side).
     cluster_ = 0;
-    if (major >= 9 && forced != 6) {
-      for (int c = 1; c <= kMaxClusterBlocks; c *= 2) {
+    int best = 0;
+    if (major >= 9 && forced != 17) {
+      for (int c = 1; c <= kMaxClusterBlocks; ++c) {
         const size_t need = per_elt_cluster * size_t((size + c - 1) / c);
-        if ((forced == 0 && need + fixed <= size_t(optin)) || (forced > 0 && c == 1 << (forced - 1))) {
-          cluster_ = c, smem_ = need;
-          break;
-        }
+        if (forced > 0 ? c != forced : need + fixed > size_t(optin)) continue;
+        int clusters = 0;
+        if (!(s = cluster_capacity(c, need, &clusters))) return s;
+        if (clusters >= best && clusters > 0) best = clusters, cluster_ = c, smem_ = need;
       }
     }
     if (cluster_ > 0) {
-      if (!(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(smem_)), "cudaFuncSetAttribute")) ||
-          (cluster_ > 8 &&
-           !(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-                       "cudaFuncSetAttribute"))))
-        return s;
-      cudaLaunchAttribute attr[1];
-      cudaLaunchConfig_t cfg = launch_config(2, attr);
       int clusters = 0;
-      if (!(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel, &cfg),
-                      "cudaOccupancyMaxActiveClusters")))
-        return s;
-      if (clusters > 0) {
-        slots_ = std::max(1, clusters / 2);  // two clusters (halves) a shift
-        return Status::success();
-      }
-      cluster_ = 0;  // no cluster of that size can be placed: one block a half, as below
+      if (!(s = cluster_capacity(cluster_, smem_, &clusters))) return s;  // its attributes set last
+      slots_ = std::max(1, clusters / 2);  // two clusters (halves) a shift
+      return Status::success();
     }
     const size_t need = per_elt * size_t(size);
     shared_ = need + sizeof(Candidate) * 2 * kWarps <= size_t(optin);
@@ -613,6 +629,26 @@ class Session {
     smem_ = shared_ ? need : 0;
     slots_ = std::max(1, sms * std::max(per_sm, 1) / 2);  // two blocks (halves) a shift
     return Status::success();
+  }
+
+  // How many clusters of c blocks with `need` bytes of shared memory each run side by side (the
+  // kernel's attributes set for them).
+  Status cluster_capacity(int c, size_t need, int *clusters) {
+    Status s;
+    if (!(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(need)), "cudaFuncSetAttribute")) ||
+        (c > 8 &&
+         !(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                     "cudaFuncSetAttribute"))))
+      return s;
+    const int keep_c = cluster_;
+    const size_t keep_smem = smem_;
+    cluster_ = c, smem_ = need;
+    cudaLaunchAttribute attr[1];
+    cudaLaunchConfig_t cfg = launch_config(1, attr);
+    s = check(cudaOccupancyMaxActiveClusters(clusters, cluster_inertia_kernel, &cfg), "cudaOccupancyMaxActiveClusters");
+    cluster_ = keep_c, smem_ = keep_smem;
+    return s;
   }
 
   // The cluster kernel's launch for `tasks` (shift, half) pairs.

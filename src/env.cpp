@@ -54,9 +54,10 @@ constexpr Variable kVariables[] = {
     {"GPUEIG_TOEPLITZ_METHOD", "auto|dense|structured",
      "toeplitz eigenvalues (RANGE 'I'/'V'): the dense half blocks, the structured method (T never "
      "formed), or auto's choice by n and the number wanted", false},
-    {"GPUEIG_TOEPLITZ_CLUSTER", "auto|1|2|4|8|16|off",
+    {"GPUEIG_TOEPLITZ_CLUSTER", "auto|1..16|off",
      "toeplitz structured method on Hopper: the blocks of the thread-block cluster that holds a half "
-     "block (auto: the fewest that hold it), or off (one block a half)", true},
+     "block (auto: of those that hold it, the size that runs the most side by side), or off (one "
+     "block a half, no cluster)", true},
     {"GPUEIG_TOEPLITZ_ORTHO_LIMIT", "an integer >= 0",
      "toeplitz vectors: a half's DSYEVR subset above this orthogonality ratio is recomputed by "
      "DSYEVD (default 15; 0: every subset)", true},

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <initializer_list>
+#include <map>
 #include <thread>
 
 #include "host_parts.hpp"
@@ -82,12 +83,27 @@ std::vector<double> evenly(const Bracket &b, int count) {
 //    counts, the shifts at the estimates and from there geometrically towards the nearer end
 //    (near the spectrum's ends the counts grow like a square root, and the estimate overshoots);
 //  - otherwise, or when the last round did not halve the bracket: evenly spaced.
-std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t iu, double tol) {
+std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t iu, double tol, double mu_lo,
+                              double mu_hi) {
   const int64_t k = b.hi.below - b.lo.below;
   const double lo = b.lo.x, w = b.width();
   if (b.retries || b.stalled) return evenly(b, count);
+  // det(T - lo I) = 0 with lo's count k - 1: lo is eigenvalue k itself (the bracket's); a shift a
+  // fraction of the tolerance above it finishes the bracket. (Exact zeros happen where C is
+  // diagonal, T tridiagonal, once an interpolation lands on an eigenvalue.)
+  if (k == 1 && b.lo.logdet == -INFINITY && w > 0.45 * tol) {
+    const std::vector<double> in = inside(b, {lo + 0.45 * tol});
+    if (!in.empty()) return in;
+  }
   if (k == 1 && std::isfinite(b.lo.logdet) && std::isfinite(b.hi.logdet)) {
-    const double l_lo = b.lo.logdet - (b.kept < 0 ? b.bias : 0), l_hi = b.hi.logdet - (b.kept > 0 ? b.bias : 0);
+    // The neighbouring eigenvalues' factors divided out where their brackets estimate them: a
+    // neighbour close to one end makes |det| small there whatever the root's place.
+    auto deflate = [&](double x) {
+      return (std::isfinite(mu_lo) ? std::log(std::fabs(x - mu_lo)) : 0.0) +
+             (std::isfinite(mu_hi) ? std::log(std::fabs(mu_hi - x)) : 0.0);
+    };
+    const double l_lo = b.lo.logdet - deflate(b.lo.x) - (b.kept < 0 ? b.bias : 0),
+                 l_hi = b.hi.logdet - deflate(b.hi.x) - (b.kept > 0 ? b.bias : 0);
     const double x = lo + w / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
     const double delta = 0.45 * tol;
     std::vector<double> xs;
@@ -373,10 +389,21 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   while (!open.empty()) {
     if (rep.rounds >= kMaxRounds) return rep.why = "round cap reached", rep;
     const int per = int(std::max<int64_t>(1, slots / int64_t(open.size())));
+    // Every isolated eigenvalue's current estimate (its bracket's midpoint), for the neighbours'
+    // interpolations.
+    std::map<int64_t, double> estimate;
+    for (const std::vector<Bracket> *list : {&open, &done})
+      for (const Bracket &b : *list)
+        if (b.hi.below - b.lo.below == 1) estimate[b.hi.below] = b.lo.x + b.width() / 2;
     std::vector<double> xs;
     std::vector<size_t> first(open.size() + 1, 0);
     for (size_t i = 0; i < open.size(); ++i) {
-      const std::vector<double> p = proposals(open[i], per, il, iu, tol);
+      const Bracket &b = open[i];
+      const auto near = [&](int64_t index) {  // eigenvalue `index`'s estimate, NaN where none
+        const auto at = estimate.find(index);
+        return at == estimate.end() ? std::nan("") : at->second;
+      };
+      const std::vector<double> p = proposals(b, per, il, iu, tol, near(b.lo.below), near(b.hi.below + 1));
       xs.insert(xs.end(), p.begin(), p.end());
       first[i + 1] = xs.size();
     }
@@ -413,8 +440,15 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
       for (size_t k = 1; k < pts.size(); ++k) {
         Bracket c{pts[k - 1], pts[k]};
         c.kept = k == 1 ? -1 : k + 1 == pts.size() ? 1 : 0;
-        c.bias = c.kept != 0 && c.kept == b.kept ? b.bias + M_LN2 : 0;
-        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 2 * M_LN2);
+        // Anderson and Bjorck's scaling of the kept end's |det|: by 1 - f_new / f_replaced (0.5
+        // where that is not in (0, 1)), the less progress the stronger.
+        c.bias = 0;
+        if (falsi && c.kept != 0) {
+          const double l_new = c.kept < 0 ? c.hi.logdet : c.lo.logdet, l_old = c.kept < 0 ? b.hi.logdet : b.lo.logdet;
+          const double m = 1 - std::exp(l_new - l_old);
+          c.bias = (c.kept == b.kept ? b.bias : 0) - std::log(m > 0 && m < 1 ? m : 0.5);
+        }
+        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 20 * M_LN2);
         if (wanted(c)) (finished(c) ? done : next).push_back(c);
       }
     }

@@ -21,7 +21,10 @@
 // O(n) memory per evaluation.
 //
 // The search (`search`) brackets the wanted eigenvalues by these counts, evaluating many shifts
-// side by side (multisection), until each bracket is narrower than the tolerance. An evaluation
+// side by side, until each bracket is narrower than the tolerance. Where the shifts go is guided
+// by the evaluations' log|det(T - sigma I)| (the pivots' sum of logs): a bracket holding one
+// eigenvalue interpolates the determinant between its ends (regula falsi), one holding more than
+// wanted interpolates the counts; the counts alone decide the brackets. An evaluation
 // that overflows or whose generators grow past kGrowth is not trusted: the search moves its shift,
 // and checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
 // reports (ok false).
