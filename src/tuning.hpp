@@ -83,11 +83,13 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 // toeplitz's structured method (eigenvalues, RANGE 'I' or 'V', never forming T): auto chooses it
 // from kToeplitzStructuredOrder on when at most kToeplitzStructuredCount eigenvalues are wanted,
 // and from kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp). H100, 2026-11-27,
-// 16 smallest eigenvalues, host calls (gpueig_bench --toeplitz-structured): at n = 16384 the
-// structured method took 0.86-1.28 s, the dense half blocks 0.55-0.60 s (cuSOLVER dsyevdx on the
-// dense T 3.4-3.9 s); at 32768 the structured method 4.8-6.6 s. The dense method keeps every order
-// it fits well below 65536 (its two half blocks of 32768 take 17 GB).
-constexpr int64_t kToeplitzStructuredOrder = 65536;
+// 16 smallest eigenvalues, host calls, the cluster kernel (gpueig_bench --toeplitz-structured and
+// direct calls): at n = 16384 structured 0.29 / 0.44 / 0.59 s against the dense half blocks'
+// 0.55 s (1-2-1 / KMS 0.5 / random decaying; cuSOLVER dsyevdx on the dense T 3.4-3.9 s); at 32768
+// structured 0.84 / 0.83 / 1.41 s against dense 3.76 / 3.75 / 3.79 s. So from 32768 on for a few
+// eigenvalues; the dense method keeps all of them below 65536 (its half blocks of 32768 take
+// 17 GB).
+constexpr int64_t kToeplitzStructuredOrder = 32768;
 constexpr int64_t kToeplitzStructuredCount = 64;
 constexpr int64_t kToeplitzStructuredAlways = 65536;
 // ... and never beyond this order (forced or not): its O(n) arrays (about 100 bytes an element
