@@ -574,9 +574,9 @@ class Session {
     return check(cudaStreamSynchronize(st_), "toeplitz structured setup");
   }
 
-  // The elimination's home: on Hopper, the shared memory of a cluster of the fewest blocks that
-  // holds the larger half (GPUEIG_TOEPLITZ_CLUSTER, test-only, sets the blocks, or "off"); else one
-  // block's shared memory where it fits, or global memory.
+  // The elimination's home: on Hopper, the shared memory of a thread-block cluster that holds the
+  // larger half (GPUEIG_TOEPLITZ_CLUSTER, test-only, sets its blocks, or "off"); else one block's
+  // shared memory where it fits, or global memory.
   Status choose_home(int64_t size) {
     int dev = 0, optin = 0, sms = 0, major = 0;
     Status s;
@@ -603,14 +603,18 @@ class Session {
         const size_t need = per_elt_cluster * size_t((size + c - 1) / c);
         if (forced > 0 ? c != forced : need + fixed > size_t(optin)) continue;
         int clusters = 0;
-        if (!(s = cluster_capacity(c, need, &clusters))) return s;
+        cudaLaunchAttribute attr;
+        const cudaLaunchConfig_t cfg = launch_config(1, c, need, &attr);
+        if (!(s = cluster_attributes(c, need)) ||
+            !(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel, &cfg),
+                        "cudaOccupancyMaxActiveClusters")))
+          return s;
         if (clusters >= best && clusters > 0) best = clusters, cluster_ = c, smem_ = need;
       }
     }
     if (cluster_ > 0) {
-      int clusters = 0;
-      if (!(s = cluster_capacity(cluster_, smem_, &clusters))) return s;  // its attributes set last
-      slots_ = std::max(1, clusters / 2);  // two clusters (halves) a shift
+      if (!(s = cluster_attributes(cluster_, smem_))) return s;  // the chosen size's, set last
+      slots_ = std::max(1, best / 2);  // two clusters (halves) a shift
       return Status::success();
     }
     const size_t need = per_elt * size_t(size);
@@ -631,9 +635,8 @@ class Session {
     return Status::success();
   }
 
-  // How many clusters of c blocks with `need` bytes of shared memory each run side by side (the
-  // kernel's attributes set for them).
-  Status cluster_capacity(int c, size_t need, int *clusters) {
+  // The cluster kernel's attributes for clusters of c blocks with `need` bytes of shared memory.
+  static Status cluster_attributes(int c, size_t need) {
     Status s;
     if (!(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          int(need)), "cudaFuncSetAttribute")) ||
@@ -641,27 +644,21 @@ class Session {
          !(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
                      "cudaFuncSetAttribute"))))
       return s;
-    const int keep_c = cluster_;
-    const size_t keep_smem = smem_;
-    cluster_ = c, smem_ = need;
-    cudaLaunchAttribute attr[1];
-    cudaLaunchConfig_t cfg = launch_config(1, attr);
-    s = check(cudaOccupancyMaxActiveClusters(clusters, cluster_inertia_kernel, &cfg), "cudaOccupancyMaxActiveClusters");
-    cluster_ = keep_c, smem_ = keep_smem;
-    return s;
+    return Status::success();
   }
 
-  // The cluster kernel's launch for `tasks` (shift, half) pairs.
-  cudaLaunchConfig_t launch_config(int64_t tasks, cudaLaunchAttribute *attr) const {
+  // The cluster kernel's launch for `tasks` (shift, half) pairs in clusters of c blocks with
+  // `smem` bytes of shared memory each (*attr: its cluster-size attribute).
+  cudaLaunchConfig_t launch_config(int64_t tasks, int c, size_t smem, cudaLaunchAttribute *attr) const {
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(unsigned(tasks * cluster_));
+    cfg.gridDim = dim3(unsigned(tasks * c));
     cfg.blockDim = dim3(kClusterThreads);
-    cfg.dynamicSmemBytes = smem_;
+    cfg.dynamicSmemBytes = smem;
     cfg.stream = st_;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = unsigned(cluster_);
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = unsigned(c);
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     return cfg;
@@ -691,8 +688,8 @@ class Session {
                     "cudaMemcpyAsync")))
       return s;
     if (cluster_ > 0) {
-      cudaLaunchAttribute attr[1];
-      const cudaLaunchConfig_t cfg = launch_config(tasks, attr);
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
       s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel, half_[0], half_[1],
                                           static_cast<const double *>(ds), db, dtr, dl),
                        "cluster_inertia_kernel");

@@ -47,8 +47,8 @@ struct Bracket {
   Point lo, hi;
   int retries = 0;  // rounds in a row that left this bracket as it was (its shifts then move)
   bool stalled = false;  // the last round did not halve it: this round bisects
-  int kept = 0;          // the end the last round kept (-1 lo, +1 hi, 0 neither): Illinois' rule
-  double bias = 0;       // log 2 for each further round that kept the same end
+  int kept = 0;          // the end the last round kept (-1 lo, +1 hi, 0 neither)
+  double bias = 0;       // -log of the kept end's |det| scaling (Anderson and Bjorck's rule)
   double width() const { return hi.x - lo.x; }
 };
 
@@ -75,10 +75,10 @@ std::vector<double> evenly(const Bracket &b, int count) {
 // eigenvalue gets one or two; a bracket whose eigenvalues are all wanted, evenly spaced ones):
 //  - one eigenvalue inside, both ends' determinants known: det(T - x I) changes sign once in the
 //    bracket and is smooth there, so its linear interpolation between the ends (regula falsi, in
-//    logs: no overflow; an end kept twice in a row has its |det| halved, Illinois' rule against
-//    one-sided convergence) estimates the eigenvalue; the shifts go to the estimate and, once the
-//    bracket is within reach, a tolerance's fraction either side of it, so that a good estimate
-//    finishes the bracket in one round;
+//    logs: no overflow; the neighbours' factors divided out; a kept end's |det| scaled down by
+//    Anderson and Bjorck's rule against one-sided convergence) estimates the eigenvalue; the
+//    shifts go to the estimate and, once the bracket is within reach, a tolerance's fraction
+//    either side of it, so that a good estimate finishes the bracket in one round;
 //  - more eigenvalues inside than wanted: the wanted ones' edges estimated by interpolating the
 //    counts, the shifts at the estimates and from there geometrically towards the nearer end
 //    (near the spectrum's ends the counts grow like a square root, and the estimate overshoots);
@@ -433,8 +433,9 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
         next.push_back(b);
         continue;
       }
-      // Interpolation (regula falsi) keeps one end by nature, Illinois' rule corrects that; a
-      // bracket that kept the same end a third time, or any other that was not halved, bisects.
+      // Interpolation (regula falsi) keeps one end by nature, Anderson and Bjorck's scaling
+      // corrects that; a bracket it did not halve bisects once that scaling passes 2^20, any
+      // other bracket not halved at once.
       const bool falsi = b.hi.below - b.lo.below == 1 && std::isfinite(b.lo.logdet) &&
                          std::isfinite(b.hi.logdet) && !b.stalled;
       for (size_t k = 1; k < pts.size(); ++k) {
