@@ -58,8 +58,7 @@ class Hardware final : public Device {
                                const std::function<Status(int)> &then) override {
     return gpu::toeplitz_tridiagonals(n, t, halves, then);
   }
-  Status toeplitz_inertia(int64_t n, const double *t, const std::function<Status(const InertiaBatch &, int)> &use,
-                          int64_t *bytes) override {
+  Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64_t *bytes) override {
     return gpu::toeplitz_inertia(n, t, use, bytes);
   }
   bool device_memory(const void *p) override { return gpu::device_memory(p); }

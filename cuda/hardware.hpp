@@ -52,7 +52,6 @@ Status stein_dev(int n, const double *d, const double *e, int m, const double *w
                  const int *isplit, double *z, int64_t ldz, int *ifail, int *info, void *stream);
 Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,
                              const std::function<Status(int)> &then);
-Status toeplitz_inertia(int64_t n, const double *t,
-                        const std::function<Status(const InertiaBatch &, int)> &use, int64_t *bytes);
+Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64_t *bytes);
 
 }  // namespace gpueig::gpu

@@ -92,8 +92,8 @@ __device__ Candidate block_best(Candidate c, Candidate (*slots)[kWarps], int &tu
   return best;
 }
 
-// The inertia of one half block of C - sigma I (block b of task blockIdx.x: shift
-// sigma[blockIdx.x / 2], half blockIdx.x % 2), as structured::half_inertia computes it: Bunch-
+// The inertia of one half block of C - sigma I (task blockIdx.x: its shift and half), as
+// structured::half_inertia computes it: Bunch-
 // Kaufman pivoting, the pivot's row formed from the generators, the Schur complement's generators
 // and diagonal updated. The active elements stay packed in positions 0 .. m-1: an eliminated
 // pivot's position is refilled by the last element(s) in the same pass that updates them, and the
@@ -101,13 +101,13 @@ __device__ Candidate block_best(Candidate c, Candidate (*slots)[kWarps], int &tu
 // Kaufman looks at a second row). Arrays in shared memory (`shared`) or in `work` (4 x stride
 // doubles per task: g, h, d and the places ix).
 __global__ void __launch_bounds__(kThreads)
-    inertia_kernel(HalfBlock b0, HalfBlock b1, const double *sigma, int64_t *below, int *trusted,
+    inertia_kernel(HalfBlock b0, HalfBlock b1, const InertiaTask *tasks, int64_t *below, int *trusted,
                    double *logdet, bool shared, double *work, int64_t stride) {
   extern __shared__ double smem[];
   __shared__ Candidate slots[2][kWarps];
   int turn = 0;
-  const HalfBlock b = blockIdx.x % 2 ? b1 : b0;
-  const double sg = sigma[blockIdx.x / 2];
+  const HalfBlock b = tasks[blockIdx.x].half ? b1 : b0;
+  const double sg = tasks[blockIdx.x].sigma;
   int64_t m = b.size;
   const int64_t cap = shared ? m : stride;
   double *base = shared ? smem : work + int64_t(blockIdx.x) * 4 * stride;
@@ -344,10 +344,10 @@ struct Moves {
 };
 #endif
 
-// The inertia of one half block of C - sigma I by a cluster (task = cluster index: shift
-// sigma[task / 2], half task % 2), as inertia_kernel computes it.
+// The inertia of one half block of C - sigma I by a cluster (task = cluster index: its shift and
+// half), as inertia_kernel computes it.
 __global__ void __launch_bounds__(kClusterThreads)
-    cluster_inertia_kernel(HalfBlock b0, HalfBlock b1, const double *sigma, int64_t *below, int *trusted,
+    cluster_inertia_kernel(HalfBlock b0, HalfBlock b1, const InertiaTask *tasks, int64_t *below, int *trusted,
                            double *logdet) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ double smem[];
@@ -355,8 +355,8 @@ __global__ void __launch_bounds__(kClusterThreads)
   const cl::cluster_group cluster = cl::this_cluster();
   const int blocks = int(cluster.num_blocks()), rank = int(cluster.block_rank());
   const int64_t task = blockIdx.x / blocks;
-  const HalfBlock b = task % 2 ? b1 : b0;
-  const double sg = sigma[task / 2];
+  const HalfBlock b = tasks[task].half ? b1 : b0;
+  const double sg = tasks[task].sigma;
   int64_t total = b.size;
   if (total == 0) {
     if (rank == 0 && threadIdx.x == 0) below[task] = 0, trusted[task] = 1, logdet[task] = 0;
@@ -614,7 +614,7 @@ class Session {
     }
     if (cluster_ > 0) {
       if (!(s = cluster_attributes(cluster_, smem_))) return s;  // the chosen size's, set last
-      slots_ = std::max(1, best / 2);  // two clusters (halves) a shift
+      slots_ = best;  // a (shift, half) task a cluster
       return Status::success();
     }
     const size_t need = per_elt * size_t(size);
@@ -631,7 +631,7 @@ class Session {
       return s;
     }
     smem_ = shared_ ? need : 0;
-    slots_ = std::max(1, sms * std::max(per_sm, 1) / 2);  // two blocks (halves) a shift
+    slots_ = std::max(1, sms * std::max(per_sm, 1));  // a (shift, half) task a block
     return Status::success();
   }
 
@@ -664,34 +664,47 @@ class Session {
     return cfg;
   }
   int slots() const { return slots_; }
+
+  // The half blocks' diagonals d (the search's guide), downloaded.
+  Status diagonals(std::vector<double> (&out)[2]) {
+    Status s;
+    for (int p = 0; p < 2; ++p) {
+      out[p].resize(size_[p]);
+      if (size_[p] > 0 &&
+          !(s = check(cudaMemcpyAsync(out[p].data(), half_[p].d, size_[p] * sizeof(double), cudaMemcpyDeviceToHost,
+                                      st_), "cudaMemcpyAsync")))
+        return s;
+    }
+    return check(cudaStreamSynchronize(st_), "toeplitz structured diagonals");
+  }
   int64_t bytes() const { return form_bytes_ + batch_bytes_; }
 
-  Status evaluate(const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
-    const int64_t count = int64_t(sigma.size()), tasks = 2 * count;
-    if (count == 0) return Status::success();
+  Status evaluate(const std::vector<InertiaTask> &list, std::vector<ToeplitzInertia> &out) {
+    const int64_t tasks = int64_t(list.size());
+    if (tasks == 0) return Status::success();
     WorkspacePlan plan;
-    const size_t o_s = plan.add_array<double>(count), o_b = plan.add_array<int64_t>(tasks),
+    const size_t o_s = plan.add_array<InertiaTask>(tasks), o_b = plan.add_array<int64_t>(tasks),
                  o_t = plan.add_array<int>(tasks), o_l = plan.add_array<double>(tasks);
     const int64_t stride = std::max<int64_t>(size_[0], 1);
     const size_t o_w = shared_ || cluster_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
     Status s = batch_.allocate(plan);
     if (!s) return s;
     batch_bytes_ = std::max(batch_bytes_, int64_t(plan.bytes()));
-    double *ds = batch_.at<double>(o_s);
+    InertiaTask *ds = batch_.at<InertiaTask>(o_s);
     int64_t *db = batch_.at<int64_t>(o_b);
     int *dtr = batch_.at<int>(o_t);
     double *dl = batch_.at<double>(o_l);
     std::vector<int64_t> hb(tasks);
     std::vector<int> ht(tasks);
     std::vector<double> hl(tasks);
-    if (!(s = check(cudaMemcpyAsync(ds, sigma.data(), count * sizeof(double), cudaMemcpyHostToDevice, st_),
+    if (!(s = check(cudaMemcpyAsync(ds, list.data(), tasks * sizeof(InertiaTask), cudaMemcpyHostToDevice, st_),
                     "cudaMemcpyAsync")))
       return s;
     if (cluster_ > 0) {
       cudaLaunchAttribute attr;
       const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
       s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel, half_[0], half_[1],
-                                          static_cast<const double *>(ds), db, dtr, dl),
+                                          static_cast<const InertiaTask *>(ds), db, dtr, dl),
                        "cluster_inertia_kernel");
     } else {
       inertia_kernel<<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
@@ -707,8 +720,7 @@ class Session {
                     "cudaMemcpyAsync")) ||
         !(s = check(cudaStreamSynchronize(st_), "toeplitz inertia")))
       return s;
-    for (int64_t i = 0; i < count; ++i)
-      out[i] = {hb[2 * i] + hb[2 * i + 1], ht[2 * i] && ht[2 * i + 1], hl[2 * i] + hl[2 * i + 1]};
+    for (int64_t i = 0; i < tasks; ++i) out[i] = {hb[i], ht[i], hl[i]};
     return Status::success();
   }
 
@@ -726,18 +738,19 @@ class Session {
 
 }  // namespace
 
-Status toeplitz_inertia(int64_t n, const double *t,
-                        const std::function<Status(const InertiaBatch &, int)> &use, int64_t *bytes) {
+Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64_t *bytes) {
   DeviceScope scope;
   Context *ctx = nullptr;
   Status s = enter(scope, ctx);
   if (!s) return s;
   Session session(ctx->stream());
-  if (!(s = session.setup(n, t))) return s;
-  const InertiaBatch batch = [&](const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
-    return session.evaluate(sigma, out);
+  InertiaSource source;
+  if (!(s = session.setup(n, t)) || !(s = session.diagonals(source.diagonal))) return s;
+  source.batch = [&](const std::vector<InertiaTask> &tasks, std::vector<ToeplitzInertia> &out) {
+    return session.evaluate(tasks, out);
   };
-  s = use(batch, session.slots());
+  source.slots = session.slots();
+  s = use(source);
   *bytes = session.bytes();
   return s;
 }

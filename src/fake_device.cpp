@@ -467,18 +467,23 @@ class Fake final : public Device {
   }
 
   // The structured method's evaluations on the host (the same elimination as the CPU path's).
-  Status toeplitz_inertia(int64_t n, const double *t, const std::function<Status(const InertiaBatch &, int)> &use,
-                          int64_t *bytes) override {
+  Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64_t *bytes) override {
     Status s = start(false);
     if (!s) return s;
     *bytes = 0;
     const structured::CauchyForm form = structured::cauchy_form(n, t);
     const structured::Evaluate host = structured::host_evaluator(form);
-    const InertiaBatch batch = [&](const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out) {
+    InertiaSource source;
+    source.batch = [&](const std::vector<InertiaTask> &tasks, std::vector<ToeplitzInertia> &out) {
       if (download_fails()) return Status::fail(Status::device_error, why_lost());
-      return host(sigma, out);
+      return host(tasks, out);
     };
-    return use(batch, structured::host_slots());
+    source.slots = structured::host_slots();
+    for (int h = 0; h < 2; ++h) {
+      source.diagonal[h] = form.half[h].d;
+      for (double &x : source.diagonal[h]) x /= form.scale;
+    }
+    return use(source);
   }
 
   Status toeplitz_tridiagonals(int64_t n, const double *t, ToeplitzHalves *halves,

@@ -50,8 +50,7 @@ class Absent final : public Device {
                                const std::function<Status(int)> &) override {
     return none();
   }
-  Status toeplitz_inertia(int64_t, const double *, const std::function<Status(const InertiaBatch &, int)> &,
-                          int64_t *) override {
+  Status toeplitz_inertia(int64_t, const double *, const InertiaUse &, int64_t *) override {
     return none();
   }
   bool device_memory(const void *) override { return false; }

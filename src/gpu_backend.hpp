@@ -51,17 +51,32 @@ struct ToeplitzHalves {
   std::vector<double> d, e;  // d: size entries (at least 1), e: size - 1 (at least 1)
 };
 
-// One evaluation of the structured Toeplitz method at a shift sigma (src/toeplitz_structured.hpp):
-// the number of eigenvalues of T below sigma, and log|det(T - sigma I)| up to a constant the same
-// for every shift of a call (NaN where not known): the search's interpolation between counts.
+// One evaluation of the structured Toeplitz method (src/toeplitz_structured.hpp): half block
+// `half` (0: T's symmetric eigenvectors, 1: the skew-symmetric ones) at a shift sigma. T's
+// eigenvalues are the two halves' together, so a search may follow each half on its own.
+struct InertiaTask {
+  double sigma = 0;
+  int half = 0;
+};
+// Its result: the number of the half's eigenvalues below sigma, and log|det(H - sigma I)| of the
+// half H up to a constant the same for every shift of a call (NaN where not known): the search's
+// interpolation between counts.
 struct ToeplitzInertia {
   int64_t below = 0;
   int trusted = 0;  // 0: an overflow or a growth the count cannot be trusted after
   double logdet = __builtin_nan("");
 };
-// Evaluates every shift of `sigma` into `out` (same length), side by side where it can.
+// Evaluates every task into `out` (same length), side by side where it can.
 using InertiaBatch =
-    std::function<Status(const std::vector<double> &sigma, std::vector<ToeplitzInertia> &out)>;
+    std::function<Status(const std::vector<InertiaTask> &tasks, std::vector<ToeplitzInertia> &out)>;
+// What a structured call offers its search: the batch, the number of tasks that run side by side,
+// and the diagonals of T's two half blocks in the sine basis (T's units; structured::Guide).
+struct InertiaSource {
+  InertiaBatch batch;
+  int slots = 1;
+  std::vector<double> diagonal[2];
+};
+using InertiaUse = std::function<Status(const InertiaSource &)>;
 
 // The device the routines' GPU halves run on. Every method keeps the contract stated here; none
 // throws on purpose (run_dispatched catches what does).
@@ -158,12 +173,10 @@ class Device {
 
   // The structured Toeplitz method's evaluations (src/toeplitz_structured.hpp): the Cauchy-like
   // form of T(i,j) = t(|i-j|) (t on the host: n >= 1 finite entries, scaled) set up on the device,
-  // then use(batch, slots) runs on the calling thread with `batch` evaluating shifts there (each
-  // call one batch, waited for) and `slots` the number of shifts that run side by side. The
-  // call's status is use's, or the setup's failure. *bytes: the most device memory the call held.
-  virtual Status toeplitz_inertia(int64_t n, const double *t,
-                                  const std::function<Status(const InertiaBatch &, int)> &use,
-                                  int64_t *bytes) = 0;
+  // then use(source) runs on the calling thread with source.batch evaluating (shift, half) tasks
+  // there (each call one batch, waited for). The call's status is use's, or the setup's failure.
+  // *bytes: the most device memory the call held.
+  virtual Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64_t *bytes) = 0;
 
   // ---- The device-pointer API (include/gpueig.h): arrays and INFO in the device's memory, the
   // work queued on `stream` (a cudaStream_t). Arguments already checked, pointers included; the

@@ -640,8 +640,10 @@ std::string structured_note(const char *where, const structured::Report &r, int6
 // settle (the caller then runs the dense method), or the device failure of an evaluation.
 gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most,
                            int *m, double *w, structured::Report &rep, int64_t *bytes) {
-  gpu::Status s = gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaBatch &batch, int slots) {
-    rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, slots, batch, most, m, w);
+  gpu::Status s = gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaSource &source) {
+    const structured::Guide guide = structured::guide_of(source.diagonal[0], source.diagonal[1]);
+    rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, source.slots, source.batch, most, m, w,
+                             &guide);
     if (rep.ok) return gpu::Status::success();
     if (!rep.failure) return rep.failure;
     return gpu::Status::fail(gpu::Status::unsafe, rep.why);
@@ -674,9 +676,10 @@ int values_any_cpu(CallRecord &call, char jobz, char range, int n, const Problem
   int64_t most = -1;
   if (!structured_unsettled && structured_first(jobz, range, n, il, iu, &most)) {
     const structured::CauchyForm form = structured::cauchy_form(n, p.t);
+    const structured::Guide guide = structured::guide_of(form);
     const structured::Report rep =
         structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, structured::host_slots(),
-                           structured::host_evaluator(form), most, m, w);
+                           structured::host_evaluator(form), most, m, w, &guide);
     call.add_note(structured_note("CPU", rep));
     if (rep.ok) return 0;
   }

@@ -34,30 +34,43 @@ double norm1(int64_t n, const double *t) {
   return std::fabs(t[0]) + best;
 }
 
-// A point of the search: a shift, the count there and log|det(T - x I)| (plus a constant of the
-// call; NaN where not known: Gershgorin's ends).
+// A bracket's half block where it is T's own (both halves at each of its shifts).
+constexpr int kBoth = 2;
+
+// A point of the search: a shift, each half block's count there and its log|det(H - x I)| (plus a
+// constant of the call; NaN where not known: Gershgorin's ends). A half's bracket keeps only its
+// own half's numbers.
 struct Point {
-  double x;
-  int64_t below;
-  double logdet = std::nan("");
+  double x = 0;
+  int64_t below[2] = {0, 0};
+  double logdet[2] = {std::nan(""), std::nan("")};
 };
 
-// A bracket (lo.x, hi.x] holding eigenvalues lo.below + 1 .. hi.below of T.
+// A bracket (lo.x, hi.x] of half block `half`, or of T (kBoth), holding its eigenvalues
+// count(lo) + 1 .. count(hi).
 struct Bracket {
   Point lo, hi;
+  int half = kBoth;
   int retries = 0;  // rounds in a row that left this bracket as it was (its shifts then move)
   bool stalled = false;  // the last round did not halve it: this round bisects
   int kept = 0;          // the end the last round kept (-1 lo, +1 hi, 0 neither)
   double bias = 0;       // -log of the kept end's |det| scaling (Anderson and Bjorck's rule)
+  Point far{std::nan("")};  // the nearest point outside with the half's log|det| known (x NaN: none)
   double width() const { return hi.x - lo.x; }
+  int64_t count(const Point &p) const { return half == kBoth ? p.below[0] + p.below[1] : p.below[half]; }
+  double logdet(const Point &p) const { return half == kBoth ? p.logdet[0] + p.logdet[1] : p.logdet[half]; }
+  int64_t size() const { return count(hi) - count(lo); }  // eigenvalues inside
+  int cost() const { return half == kBoth ? 2 : 1; }       // evaluations a shift
 };
 
-// Sorted, distinct shifts strictly inside the bracket.
-std::vector<double> inside(const Bracket &b, std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
+// Sorted, distinct shifts strictly inside the bracket, at most `count` of them, the first of `xs`
+// (in its order of preference) kept.
+std::vector<double> inside(const Bracket &b, const std::vector<double> &xs, int count) {
   std::vector<double> out;
   for (double x : xs)
-    if (x > b.lo.x && x < b.hi.x && (out.empty() || x > out.back())) out.push_back(x);
+    if (int(out.size()) < count && x > b.lo.x && x < b.hi.x && std::find(out.begin(), out.end(), x) == out.end())
+      out.push_back(x);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -68,57 +81,116 @@ std::vector<double> evenly(const Bracket &b, int count) {
   const double lo = b.lo.x, w = b.width();
   const double shift = b.retries ? 0.3 * std::sin(1.0 + 2.0 * b.retries) : 0.0;
   for (int i = 1; i <= count; ++i) xs.push_back(lo + w * ((i + shift) / (count + 1)));
-  return inside(b, xs);
+  return inside(b, xs, count);
 }
 
-// The shifts of a round for bracket b, `count` of them where that is what helps (an isolated
-// eigenvalue gets one or two; a bracket whose eigenvalues are all wanted, evenly spaced ones):
-//  - one eigenvalue inside, both ends' determinants known: det(T - x I) changes sign once in the
+// The eigenvalue of a bracket holding one, from three points with known log|det(H - x I)|
+// (its ends and one outside, `far`): the lambda in (lo, hi) at which y_i - log|x_i - lambda| lie
+// on a line through the three, i.e. the model |det| = |x - lambda| exp(a + b x). The factor of
+// the root is exact and the rest's exponential trend is fitted: from an end far outside the
+// spectrum (Gershgorin's) |det| grows like exp(c x) whatever the root, which a linear
+// interpolation of |det| mistakes for the root lying at the other end. NaN where the fitted
+// condition does not change sign in (lo, hi). Bisection on the condition: 80 halvings at most.
+double three_point(const double x[3], const double y[3], double lo, double hi) {
+  auto condition = [&](double lambda) {
+    double z[3];
+    for (int i = 0; i < 3; ++i) z[i] = y[i] - std::log(std::fabs(x[i] - lambda));
+    return (z[1] - z[0]) * (x[2] - x[0]) - (z[2] - z[0]) * (x[1] - x[0]);
+  };
+  const double w = hi - lo;
+  double a = lo + w * 0x1p-50, b = hi - w * 0x1p-50;
+  const double fa = condition(a), fb = condition(b);
+  if (!(a < b) || !std::isfinite(fa) || !std::isfinite(fb) || (fa < 0) == (fb < 0)) return std::nan("");
+  for (int i = 0; i < 80; ++i) {
+    const double mid = a + (b - a) / 2;
+    if (!(mid > a && mid < b)) break;
+    const double fm = condition(mid);
+    if (!std::isfinite(fm)) return std::nan("");
+    ((fm < 0) == (fa < 0) ? a : b) = mid;
+  }
+  return a + (b - a) / 2;
+}
+
+// The shifts of a round for bracket b, at most `count` of them (an isolated eigenvalue's
+// estimate first; a bracket whose eigenvalues are all wanted, evenly spaced ones):
+//  - one eigenvalue inside, both ends' determinants known: det(H - x I) changes sign once in the
 //    bracket and is smooth there, so its linear interpolation between the ends (regula falsi, in
 //    logs: no overflow; the neighbours' factors divided out; a kept end's |det| scaled down by
 //    Anderson and Bjorck's rule against one-sided convergence) estimates the eigenvalue; the
-//    shifts go to the estimate and, once the bracket is within reach, a tolerance's fraction
-//    either side of it, so that a good estimate finishes the bracket in one round;
-//  - more eigenvalues inside than wanted: the wanted ones' edges estimated by interpolating the
-//    counts, the shifts at the estimates and from there geometrically towards the nearer end
-//    (near the spectrum's ends the counts grow like a square root, and the estimate overshoots);
+//    shifts go to the estimate and, once the bracket is within reach or more shifts are given, a
+//    tolerance's fraction either side of it (then growing by 16), so that a good estimate
+//    finishes the bracket in one round;
+//  - more eigenvalues inside than wanted (T's brackets, il .. iu: T's wanted indices): the wanted
+//    ones' edges estimated by interpolating the counts, the shifts at the estimates and from there
+//    geometrically towards the nearer end (near the spectrum's ends the counts grow like a square
+//    root, and the estimate overshoots);
 //  - otherwise, or when the last round did not halve the bracket: evenly spaced.
 std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t iu, double tol, double mu_lo,
-                              double mu_hi) {
-  const int64_t k = b.hi.below - b.lo.below;
-  const double lo = b.lo.x, w = b.width();
+                              double mu_hi, const Guide *guide) {
+  const int64_t k = b.size(), below_lo = b.count(b.lo), below_hi = b.count(b.hi);
+  const double lo = b.lo.x, w = b.width(), ld_lo = b.logdet(b.lo), ld_hi = b.logdet(b.hi);
   if (b.retries || b.stalled) return evenly(b, count);
-  // det(T - lo I) = 0 with lo's count k - 1: lo is eigenvalue k itself (the bracket's); a shift a
+  // The guide's i-th value (1-based) of b's half, or of both merged for T's brackets; NaN where none.
+  auto guess = [&](int64_t i) {
+    if (!guide) return std::nan("");
+    const std::vector<double> &v = b.half == kBoth ? guide->all : guide->half[b.half];
+    return i >= 1 && i <= int64_t(v.size()) ? v[i - 1] : std::nan("");
+  };
+  std::vector<double> hints;  // untried guide points inside (a tried one is an end since)
+  if (guide && k == 1) {
+    hints.push_back(guess(below_hi));
+  } else if (guide && b.half != kBoth) {
+    for (int64_t i = below_lo + 1; i < below_hi; ++i) hints.push_back((guess(i) + guess(i + 1)) / 2);
+  } else if (guide) {
+    if (below_lo < il - 1) hints.push_back((guess(il - 1) + guess(il)) / 2);
+    if (below_hi > iu) hints.push_back((guess(iu) + guess(iu + 1)) / 2);
+  }
+  hints = inside(b, hints, count);
+  if (!hints.empty() && k > 1 && int(hints.size()) < count && b.half != kBoth) {
+    std::vector<double> more = evenly(b, count - int(hints.size()));
+    hints.insert(hints.end(), more.begin(), more.end());
+    return inside(b, hints, count);
+  }
+  if (!hints.empty() && (k > 1 || count == 1)) return hints;
+  // det(H - lo I) = 0 with lo's count k - 1: lo is eigenvalue k itself (the bracket's); a shift a
   // fraction of the tolerance above it finishes the bracket. (Exact zeros happen where C is
   // diagonal, T tridiagonal, once an interpolation lands on an eigenvalue.)
-  if (k == 1 && b.lo.logdet == -INFINITY && w > 0.45 * tol) {
-    const std::vector<double> in = inside(b, {lo + 0.45 * tol});
+  if (k == 1 && ld_lo == -INFINITY && w > 0.45 * tol) {
+    const std::vector<double> in = inside(b, {lo + 0.45 * tol}, 1);
     if (!in.empty()) return in;
   }
-  if (k == 1 && std::isfinite(b.lo.logdet) && std::isfinite(b.hi.logdet)) {
+  if (k == 1 && std::isfinite(ld_lo) && std::isfinite(ld_hi)) {
     // The neighbouring eigenvalues' factors divided out where their brackets estimate them: a
     // neighbour close to one end makes |det| small there whatever the root's place.
     auto deflate = [&](double x) {
       return (std::isfinite(mu_lo) ? std::log(std::fabs(x - mu_lo)) : 0.0) +
              (std::isfinite(mu_hi) ? std::log(std::fabs(mu_hi - x)) : 0.0);
     };
-    const double l_lo = b.lo.logdet - deflate(b.lo.x) - (b.kept < 0 ? b.bias : 0),
-                 l_hi = b.hi.logdet - deflate(b.hi.x) - (b.kept > 0 ? b.bias : 0);
-    const double x = lo + w / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
+    const double l_lo = ld_lo - deflate(b.lo.x) - (b.kept < 0 ? b.bias : 0),
+                 l_hi = ld_hi - deflate(b.hi.x) - (b.kept > 0 ? b.bias : 0);
+    double x = lo + w / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
+    const double far_ld = b.far.x == b.far.x ? b.logdet(b.far) : std::nan("");
+    if (std::isfinite(far_ld)) {
+      const double px[3] = {b.lo.x, b.hi.x, b.far.x},
+                   py[3] = {ld_lo - deflate(b.lo.x), ld_hi - deflate(b.hi.x), far_ld - deflate(b.far.x)};
+      const double fitted = three_point(px, py, b.lo.x, b.hi.x);
+      if (fitted == fitted) x = fitted;
+    }
     const double delta = 0.45 * tol;
     std::vector<double> xs;
     if (count == 1 && w > 32 * tol) {
       xs.push_back(x);
     } else {
-      for (int j = 0; int(xs.size()) < std::max(count, 2) && j < 8; ++j) {
+      for (int j = 0; j < 8; ++j) {
         const double off = delta * std::pow(16.0, j);
         xs.push_back(x - off), xs.push_back(x + off);
       }
     }
-    std::vector<double> in = inside(b, xs);
+    xs.insert(xs.begin(), hints.begin(), hints.end());
+    std::vector<double> in = inside(b, xs, std::max(count, 2));
     return in.empty() ? evenly(b, 1) : in;
   }
-  const bool cut_lo = b.lo.below < il - 1, cut_hi = b.hi.below > iu;
+  const bool cut_lo = b.half == kBoth && below_lo < il - 1, cut_hi = b.half == kBoth && below_hi > iu;
   if (k > 1 && (cut_lo || cut_hi)) {
     std::vector<int64_t> edges;  // j: the edge between eigenvalues j and j + 1
     if (cut_lo) edges.push_back(il - 1);
@@ -128,10 +200,10 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
     // misleads, and the even ones still divide the bracket.
     const int guided = std::max(1, count / 2);
     const int each = std::max(1, guided / int(edges.size())), geometric = std::min(each, 8);
-    std::vector<double> xs;
+    std::vector<double> xs = hints;
     for (int64_t j : edges) {
-      const double at = double(j - b.lo.below) + 0.5, xj = lo + w * (at / double(k));
-      const bool low = j - b.lo.below <= b.hi.below - j;
+      const double at = double(j - below_lo) + 0.5, xj = lo + w * (at / double(k));
+      const bool low = j - below_lo <= below_hi - j;
       for (int i = 0; i < geometric; ++i) {
         const double r = std::ldexp(1.0, -2 * i);
         xs.push_back(low ? lo + (xj - lo) * r : b.hi.x - (b.hi.x - xj) * r);
@@ -142,10 +214,32 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
       const std::vector<double> more = evenly(b, rest);
       xs.insert(xs.end(), more.begin(), more.end());
     }
-    std::vector<double> in = inside(b, xs);
+    std::vector<double> in = inside(b, xs, count);
     return in.empty() ? evenly(b, count) : in;
   }
   return evenly(b, count);
+}
+
+// Shifts per open bracket for a round of `slots` evaluations side by side: one each, then the
+// round's last wave filled (it costs no more time) with more, one at a time to the brackets
+// holding the most eigenvalues, then the widest.
+std::vector<int> shares(const std::vector<Bracket> &open, int slots) {
+  std::vector<int> shifts(open.size(), 1);
+  int64_t used = 0;
+  for (const Bracket &b : open) used += b.cost();
+  int64_t spare = (used + slots - 1) / slots * slots - used;
+  std::vector<size_t> order(open.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Bracket &x = open[a], &y = open[b];
+    return x.size() != y.size() ? x.size() > y.size() : x.width() > y.width();
+  });
+  for (bool gave = true; spare > 0 && gave;) {
+    gave = false;
+    for (size_t i : order)
+      if (open[i].cost() <= spare) ++shifts[i], spare -= open[i].cost(), gave = true;
+  }
+  return shifts;
 }
 
 }  // namespace
@@ -317,19 +411,49 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
   return neg;
 }
 
-gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch) {
+gpu::ToeplitzInertia inertia(const CauchyForm &form, const gpu::InertiaTask &task, Scratch &scratch) {
   gpu::ToeplitzInertia r;
   bool trusted = true;
-  const double s = sigma * form.scale;  // exact (a power of two), unless it under- or overflows
-  double l0 = 0, l1 = 0;
-  r.below = half_inertia(form.half[0], s, scratch, &trusted, &l0) + half_inertia(form.half[1], s, scratch, &trusted, &l1);
+  const double s = task.sigma * form.scale;  // exact (a power of two), unless it under- or overflows
+  r.below = half_inertia(form.half[task.half], s, scratch, &trusted, &r.logdet);
   r.trusted = trusted;
-  r.logdet = l0 + l1;
   return r;
 }
 
+Guide guide_of(std::vector<double> d0, std::vector<double> d1) {
+  Guide g;
+  g.half[0] = std::move(d0), g.half[1] = std::move(d1);
+  for (std::vector<double> &v : g.half) std::sort(v.begin(), v.end());
+  g.all = g.half[0];
+  g.all.insert(g.all.end(), g.half[1].begin(), g.half[1].end());
+  std::sort(g.all.begin(), g.all.end());
+  return g;
+}
+
+Guide guide_of(const CauchyForm &form) {
+  std::vector<double> d[2] = {form.half[0].d, form.half[1].d};
+  for (std::vector<double> &v : d)
+    for (double &x : v) x /= form.scale;
+  return guide_of(std::move(d[0]), std::move(d[1]));
+}
+
+gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> &sigma,
+                            std::vector<gpu::ToeplitzInertia> &out) {
+  std::vector<gpu::InertiaTask> tasks;
+  for (double x : sigma) tasks.push_back({x, 0}), tasks.push_back({x, 1});
+  std::vector<gpu::ToeplitzInertia> halves(tasks.size());
+  const gpu::Status s = evaluate(tasks, halves);
+  if (!s) return s;
+  for (size_t i = 0; i < sigma.size(); ++i) {
+    const gpu::ToeplitzInertia &a = halves[2 * i], &b = halves[2 * i + 1];
+    out[i] = {a.below + b.below, a.trusted && b.trusted, a.logdet + b.logdet};
+  }
+  return s;
+}
+
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
-              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w) {
+              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
+              const Guide *guide) {
   Report rep;
   *m = 0;
   slots = std::max(slots, 1);
@@ -337,36 +461,65 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   const double norm = std::max(norm1(n, t), DBL_MIN);
   const double floor = 2 * kEps * norm;
   const double tol = abstol > 0 ? std::max(abstol, floor) : std::max(2.0, double(n)) * kEps * norm;
+  const int64_t half_size[2] = {(n + 1) / 2, n / 2};
+  std::vector<gpu::InertiaTask> tasks;
   std::vector<gpu::ToeplitzInertia> out;
-  auto run = [&](const std::vector<double> &xs) {
-    out.assign(xs.size(), {});
-    gpu::Status s = evaluate(xs, out);
+  auto run = [&] {
+    out.assign(tasks.size(), {});
+    gpu::Status s = evaluate(tasks, out);
     ++rep.rounds;
-    rep.evaluations += int64_t(xs.size());
+    rep.evaluations += int64_t(tasks.size());
     if (!s) rep.why = "evaluation failed: " + s.reason, rep.failure = s;
     return bool(s);
+  };
+  // Task k's result, where it can be used: trusted, and a count its half can have.
+  auto usable = [&](size_t k) {
+    const gpu::ToeplitzInertia &r = out[k];
+    return r.trusted && r.below >= 0 && r.below <= half_size[tasks[k].half];
+  };
+  // Tasks `first` .. of shift x for a bracket of `half` into p: false where one is not usable.
+  auto point = [&](double x, int half, size_t first, Point *p) {
+    *p = Point{x};
+    bool ok = true;
+    for (int h = 0; h < 2; ++h) {
+      if (half != kBoth && h != half) continue;
+      ok &= usable(first);
+      p->below[h] = out[first].below, p->logdet[h] = out[first].logdet;
+      ++first;
+    }
+    return ok;
+  };
+  auto add_tasks = [&](double x, int half) {
+    for (int h = 0; h < 2; ++h)
+      if (half == kBoth || h == half) tasks.push_back({x, h});
   };
 
   // ---- The starting bracket: Gershgorin's interval (RANGE 'I'), or (VL, VU] evaluated.
   const double radius = norm - std::fabs(t[0]), pad = 4 * kEps * norm;
-  Bracket start{{t[0] - radius - pad, 0}, {t[0] + radius + pad, n}};
+  Bracket start;
+  start.lo.x = t[0] - radius - pad;
+  start.hi = {t[0] + radius + pad, {half_size[0], half_size[1]}};
   if (range == 'V' || range == 'v') {
-    std::vector<double> xs{std::max(vl, start.lo.x), std::min(vu, start.hi.x)};
+    double xs[2] = {std::max(vl, start.lo.x), std::min(vu, start.hi.x)};
     if (!(xs[0] < xs[1])) return rep.ok = true, rep;
+    Point ends[2];
     for (int tries = 0;; ++tries) {
-      if (!run(xs)) return rep;
-      if (out[0].trusted && out[1].trusted && out[0].below <= out[1].below) break;
-      rep.untrusted += !out[0].trusted + !out[1].trusted;
+      tasks.clear();
+      add_tasks(xs[0], kBoth), add_tasks(xs[1], kBoth);
+      if (!run()) return rep;
+      const bool ok[2] = {point(xs[0], kBoth, 0, &ends[0]), point(xs[1], kBoth, 2, &ends[1])};
+      if (ok[0] && ok[1] && ends[0].below[0] <= ends[1].below[0] && ends[0].below[1] <= ends[1].below[1]) break;
+      rep.untrusted += !ok[0] + !ok[1];
       if (tries == kMaxRetries) return rep.why = "no trusted count at VL or VU", rep;
       // A bound whose count cannot be trusted moves outward by a growing multiple of the
       // tolerance: the eigenvalues that near it may fall either way, as documented.
       const double step = tol * double(int64_t(1) << std::min(tries, 40));
-      if (!out[0].trusted) xs[0] = std::max(start.lo.x, xs[0] - step);
-      if (!out[1].trusted) xs[1] = std::min(start.hi.x, xs[1] + step);
+      if (!ok[0]) xs[0] = std::max(start.lo.x, xs[0] - step);
+      if (!ok[1]) xs[1] = std::min(start.hi.x, xs[1] + step);
     }
-    start = {{xs[0], out[0].below, out[0].logdet}, {xs[1], out[1].below, out[1].logdet}};
-    il = int(start.lo.below + 1);
-    iu = int(start.hi.below);
+    start.lo = ends[0], start.hi = ends[1];
+    il = int(start.count(start.lo) + 1);
+    iu = int(start.count(start.hi));
     if (iu < il) return rep.ok = true, rep;
   }
   if (most >= 0 && int64_t(iu) - il + 1 > most) {
@@ -374,55 +527,84 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
     rep.why = std::to_string(int64_t(iu) - il + 1) + " eigenvalues wanted, more than " + std::to_string(most);
     return rep;
   }
+  // T's brackets are wanted where they meet il .. iu and cut where they also hold others; a
+  // half's bracket holds only wanted eigenvalues.
   auto wanted = [&](const Bracket &b) {
-    return b.hi.below > b.lo.below && b.lo.below < iu && b.hi.below >= il;
+    if (b.half != kBoth) return b.size() > 0;
+    return b.size() > 0 && b.count(b.lo) < iu && b.count(b.hi) >= il;
+  };
+  auto cut = [&](const Bracket &b) {
+    return b.half == kBoth && (b.count(b.lo) < il - 1 || b.count(b.hi) > iu);
   };
   auto finished = [&](const Bracket &b) {
     const double mid = b.lo.x + b.width() / 2;
     return b.width() <= tol || !(mid > b.lo.x && mid < b.hi.x);
   };
-  std::vector<Bracket> open{start}, done;
-  if (finished(start)) open.clear(), done.push_back(start);
+  std::vector<Bracket> open, done;
+  // A new bracket to `next` or `done`, or dropped; one of T's holding only wanted eigenvalues as
+  // its halves' brackets instead.
+  std::function<void(const Bracket &, std::vector<Bracket> &)> place = [&](const Bracket &c,
+                                                                         std::vector<Bracket> &next) {
+    if (!wanted(c)) return;
+    if (c.half == kBoth && !cut(c)) {
+      for (int h = 0; h < 2; ++h) {
+        Bracket b;
+        b.lo = c.lo, b.hi = c.hi, b.half = h, b.far = c.far;
+        place(b, next);
+      }
+      return;
+    }
+    (finished(c) ? done : next).push_back(c);
+  };
+  place(start, open);
 
   // ---- Rounds: the slots shared out over the open brackets, every shift evaluated side by
   // side, each bracket split at its trusted shifts.
   while (!open.empty()) {
     if (rep.rounds >= kMaxRounds) return rep.why = "round cap reached", rep;
-    const int per = int(std::max<int64_t>(1, slots / int64_t(open.size())));
-    // Every isolated eigenvalue's current estimate (its bracket's midpoint), for the neighbours'
-    // interpolations.
-    std::map<int64_t, double> estimate;
+    const std::vector<int> per = shares(open, slots);
+    // Every isolated eigenvalue's current estimate (its bracket's midpoint) by half, for the
+    // neighbours' interpolations.
+    std::map<int64_t, double> estimate[2];
     for (const std::vector<Bracket> *list : {&open, &done})
       for (const Bracket &b : *list)
-        if (b.hi.below - b.lo.below == 1) estimate[b.hi.below] = b.lo.x + b.width() / 2;
-    std::vector<double> xs;
+        if (b.half != kBoth && b.size() == 1) estimate[b.half][b.count(b.hi)] = b.lo.x + b.width() / 2;
+    std::vector<std::vector<double>> xs(open.size());
     std::vector<size_t> first(open.size() + 1, 0);
+    tasks.clear();
     for (size_t i = 0; i < open.size(); ++i) {
       const Bracket &b = open[i];
-      const auto near = [&](int64_t index) {  // eigenvalue `index`'s estimate, NaN where none
-        const auto at = estimate.find(index);
-        return at == estimate.end() ? std::nan("") : at->second;
+      const auto near = [&](int64_t index) {  // eigenvalue `index`'s estimate in b's half, NaN where none
+        if (b.half == kBoth) return std::nan("");
+        const auto at = estimate[b.half].find(index);
+        return at == estimate[b.half].end() ? std::nan("") : at->second;
       };
-      const std::vector<double> p = proposals(b, per, il, iu, tol, near(b.lo.below), near(b.hi.below + 1));
-      xs.insert(xs.end(), p.begin(), p.end());
-      first[i + 1] = xs.size();
+      xs[i] = proposals(b, per[i], il, iu, tol, near(b.count(b.lo)), near(b.count(b.hi) + 1), guide);
+      for (double x : xs[i]) add_tasks(x, b.half);
+      first[i + 1] = tasks.size();
     }
-    if (xs.empty()) return rep.why = "no shift left inside an open bracket", rep;
-    if (!run(xs)) return rep;
+    if (tasks.empty()) return rep.why = "no shift left inside an open bracket", rep;
+    if (!run()) return rep;
 
     std::vector<Bracket> next;
     for (size_t i = 0; i < open.size(); ++i) {
       Bracket b = open[i];
       std::vector<Point> pts{b.lo};
-      for (size_t k = first[i]; k < first[i + 1]; ++k) {
-        if (out[k].trusted) pts.push_back({xs[k], out[k].below, out[k].logdet});
+      for (size_t j = 0; j < xs[i].size(); ++j) {
+        Point p;
+        if (point(xs[i][j], b.half, first[i] + j * b.cost(), &p)) pts.push_back(p);
         else ++rep.untrusted;
       }
       pts.push_back(b.hi);
-      // The counts must not decrease with the shift; where they do, this round's shifts of the
-      // bracket are all discarded (one of them is wrong, and which cannot be told).
+      // Each half's counts must not decrease with the shift; where they do, this round's shifts
+      // of the bracket are all discarded (one of them is wrong, and which cannot be told).
+      auto decreases = [&](const Point &a, const Point &z) {
+        for (int h = 0; h < 2; ++h)
+          if ((b.half == kBoth || h == b.half) && z.below[h] < a.below[h]) return true;
+        return false;
+      };
       for (size_t k = 1; k < pts.size(); ++k)
-        if (pts[k].below < pts[k - 1].below) {
+        if (decreases(pts[k - 1], pts[k])) {
           rep.untrusted += int64_t(pts.size()) - 2;
           pts = {b.lo, b.hi};
           break;
@@ -436,40 +618,48 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
       // Interpolation (regula falsi) keeps one end by nature, Anderson and Bjorck's scaling
       // corrects that; a bracket it did not halve bisects once that scaling passes 2^20, any
       // other bracket not halved at once.
-      const bool falsi = b.hi.below - b.lo.below == 1 && std::isfinite(b.lo.logdet) &&
-                         std::isfinite(b.hi.logdet) && !b.stalled;
+      const bool falsi =
+          b.size() == 1 && std::isfinite(b.logdet(b.lo)) && std::isfinite(b.logdet(b.hi)) && !b.stalled;
       for (size_t k = 1; k < pts.size(); ++k) {
-        Bracket c{pts[k - 1], pts[k]};
+        Bracket c;
+        c.lo = pts[k - 1], c.hi = pts[k], c.half = b.half;
         c.kept = k == 1 ? -1 : k + 1 == pts.size() ? 1 : 0;
+        // The nearest point outside with a known log|det|: this round's neighbours, else b's.
+        c.far = b.far;
+        for (size_t j : {k + 1, k - 2})  // k - 2 wraps past 0 for k = 1: out of range
+          if (j < pts.size() && std::isfinite(c.logdet(pts[j])) &&
+              !(std::isfinite(c.logdet(c.far)) &&
+                std::min(std::fabs(c.far.x - c.lo.x), std::fabs(c.far.x - c.hi.x)) <
+                    std::min(std::fabs(pts[j].x - c.lo.x), std::fabs(pts[j].x - c.hi.x))))
+            c.far = pts[j];
         // Anderson and Bjorck's scaling of the kept end's |det|: by 1 - f_new / f_replaced (0.5
         // where that is not in (0, 1)), the less progress the stronger.
-        c.bias = 0;
         if (falsi && c.kept != 0) {
-          const double l_new = c.kept < 0 ? c.hi.logdet : c.lo.logdet, l_old = c.kept < 0 ? b.hi.logdet : b.lo.logdet;
-          const double m = 1 - std::exp(l_new - l_old);
-          c.bias = (c.kept == b.kept ? b.bias : 0) - std::log(m > 0 && m < 1 ? m : 0.5);
+          const double l_new = c.logdet(c.kept < 0 ? c.hi : c.lo), l_old = b.logdet(c.kept < 0 ? b.hi : b.lo);
+          const double f = 1 - std::exp(l_new - l_old);
+          c.bias = (c.kept == b.kept ? b.bias : 0) - std::log(f > 0 && f < 1 ? f : 0.5);
         }
-        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 20 * M_LN2);
-        if (wanted(c)) (finished(c) ? done : next).push_back(c);
+        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 1 * M_LN2);
+        place(c, next);
       }
     }
     open.swap(next);
   }
 
-  // ---- Every wanted index from exactly one finished bracket, at its midpoint.
-  std::sort(done.begin(), done.end(),
-            [](const Bracket &a, const Bracket &b) { return a.lo.x < b.lo.x; });
-  int64_t filled = 0, expect = il;
+  // ---- Every wanted eigenvalue from exactly one finished bracket, at its midpoint: T's
+  // brackets give their indices within il .. iu, a half's all it holds.
+  std::vector<double> values;
   for (const Bracket &b : done) {
     const double mid = b.lo.x + b.width() / 2;
-    const int64_t last = std::min<int64_t>(b.hi.below, iu);
-    for (int64_t idx = std::max<int64_t>(b.lo.below + 1, il); idx <= last; ++idx, ++expect) {
-      if (idx != expect) return rep.why = "brackets do not cover the wanted indices", rep;
-      w[filled++] = mid;
-    }
+    int64_t from = b.count(b.lo) + 1, to = b.count(b.hi);
+    if (b.half == kBoth) from = std::max<int64_t>(from, il), to = std::min<int64_t>(to, iu);
+    for (int64_t idx = from; idx <= to; ++idx) values.push_back(mid);
   }
-  if (expect != int64_t(iu) + 1) return rep.why = "brackets do not cover the wanted indices", rep;
-  *m = int(filled);
+  if (int64_t(values.size()) != int64_t(iu) - il + 1)
+    return rep.why = "brackets do not cover the wanted indices", rep;
+  std::sort(values.begin(), values.end());
+  std::copy(values.begin(), values.end(), w);
+  *m = int(values.size());
   rep.ok = true;
   return rep;
 }
@@ -477,14 +667,14 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
 int host_slots() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)); }
 
 Evaluate host_evaluator(const CauchyForm &form) {
-  return [&form](const std::vector<double> &sigma, std::vector<gpu::ToeplitzInertia> &out) {
-    const int64_t count = int64_t(sigma.size());
+  return [&form](const std::vector<gpu::InertiaTask> &tasks, std::vector<gpu::ToeplitzInertia> &out) {
+    const int64_t count = int64_t(tasks.size());
     const int parts = static_cast<int>(std::min<int64_t>(host_slots(), count));
     run_parts(parts, [&](int p) {
       Scratch scratch;
       try {
-        for (int64_t i = p; i < count; i += parts) out[i] = inertia(form, sigma[i], scratch);
-      } catch (...) {  // no memory for the scratch: these shifts stay untrusted
+        for (int64_t i = p; i < count; i += parts) out[i] = inertia(form, tasks[i], scratch);
+      } catch (...) {  // no memory for the scratch: these tasks stay untrusted
       }
     });
     return gpu::Status::success();

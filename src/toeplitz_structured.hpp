@@ -21,12 +21,16 @@
 // O(n) memory per evaluation.
 //
 // The search (`search`) brackets the wanted eigenvalues by these counts, evaluating many shifts
-// side by side, until each bracket is narrower than the tolerance. Where the shifts go is guided
-// by the evaluations' log|det(T - sigma I)| (the pivots' sum of logs): a bracket holding one
-// eigenvalue interpolates the determinant between its ends (regula falsi), one holding more than
-// wanted interpolates the counts; the counts alone decide the brackets. An evaluation
-// that overflows or whose generators grow past kGrowth is not trusted: the search moves its shift,
-// and checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
+// side by side, until each bracket is narrower than the tolerance. T's eigenvalues are its two
+// half blocks' together: while a bracket may hold eigenvalues not wanted it is T's (both halves
+// evaluated at each shift); once it holds only wanted ones it splits into one bracket per half,
+// each followed with that half's evaluations alone (half the work a shift; and a half's
+// eigenvalues lie about twice as far apart as T's, so they isolate sooner). Where the shifts go is
+// guided by the evaluations' log|det(H - sigma I)| (the pivots' sum of logs): a bracket holding
+// one eigenvalue interpolates the determinant between its ends (regula falsi), one holding more
+// than wanted interpolates the counts; the counts alone decide the brackets. An evaluation that
+// overflows or whose generators grow past kGrowth is not trusted: the search moves its shift, and
+// checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
 // reports (ok false).
 #pragma once
 #include <cmath>
@@ -138,11 +142,28 @@ struct Scratch {
 // *logdet: log|det| of the half block of C - sigma I (the pivots' sum of logs).
 int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &scratch, bool *trusted, double *logdet);
 
-// Both halves: the eigenvalues of T below sigma.
-gpu::ToeplitzInertia inertia(const CauchyForm &form, double sigma, Scratch &scratch);
+// One task: the count, trust and log|det| of half block task.half of T - task.sigma I.
+gpu::ToeplitzInertia inertia(const CauchyForm &form, const gpu::InertiaTask &task, Scratch &scratch);
 
-// Evaluates every shift of `sigma` into `out` (same length), side by side where it can.
+// Evaluates (shift, half) tasks into `out` (same length), side by side where it can.
 using Evaluate = gpu::InertiaBatch;
+
+// Both halves at every shift of `sigma`: the eigenvalues of T below each (trusted where both
+// halves are, log|det| the halves' sum) into `out` (same length).
+gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> &sigma,
+                            std::vector<gpu::ToeplitzInertia> &out);
+
+// Where the search first looks: the diagonal of C's half blocks, each sorted, in T's units (d_j =
+// s_j' T s_j, T's Rayleigh quotients at the sine vectors) and both merged. C is T in the basis
+// that nearly diagonalizes every Toeplitz matrix (exactly the tridiagonal ones), so the i-th
+// smallest d of a half estimates the half's i-th eigenvalue: shifts between consecutive ones
+// isolate eigenvalues in a round where the estimates hold. The counts still decide everything.
+struct Guide {
+  std::vector<double> half[2], all;
+};
+// The guide from the half blocks' diagonals in T's units, or from a form (of scale * t).
+Guide guide_of(std::vector<double> d0, std::vector<double> d1);
+Guide guide_of(const CauchyForm &form);
 
 // What the search did, for GPUEIG_VERBOSE and the benchmark.
 struct Report {
@@ -152,7 +173,7 @@ struct Report {
   std::string why;     // when !ok: what could not be settled
   int slots = 0;       // evaluations side by side (the multisection's width)
   int rounds = 0;      // batches of evaluations
-  int64_t evaluations = 0;
+  int64_t evaluations = 0;  // of a half block at a shift each
   int64_t untrusted = 0;  // evaluations the search discarded (and moved)
 };
 
@@ -160,13 +181,14 @@ struct Report {
 // tolerance of VL or VU may fall either way) of T(i,j) = t(|i-j|), ascending into w, their number
 // into *m. t: n >= 1 finite entries, scaled as gpu_toeplitz_eig scales them. Each eigenvalue is
 // the midpoint of a bracket no wider than max(ABSTOL, n eps ||T||_1) whose ends' counts enclose it
-// (ABSTOL below 2 eps ||T||_1 is raised to that). `slots`: how many evaluations run side by side (the
-// multisection's width). `most` >= 0: declines (before any other evaluation) when more than
+// (ABSTOL below 2 eps ||T||_1 is raised to that). `slots`: how many (shift, half) evaluations run
+// side by side (a round fills whole waves of them). `most` >= 0: declines (before any other evaluation) when more than
 // `most` eigenvalues are wanted. Returns the report; on !ok, *m = 0 and w is unspecified.
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
-              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w);
+              double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
+              const Guide *guide = nullptr);
 
-// The host evaluator on `form` (kept alive by the caller): the shifts shared out over threads.
+// The host evaluator on `form` (kept alive by the caller): the tasks shared out over threads.
 Evaluate host_evaluator(const CauchyForm &form);
 
 // How many threads host_evaluator uses (the multisection's width on the CPU).

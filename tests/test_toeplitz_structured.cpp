@@ -53,19 +53,23 @@ double tnorm(const zoo::Vec &t) {
 
 std::vector<int> sizes() { return {1, 2, 3, 4, 5, 16, 17, 64, 127, 200}; }
 
-// Runs body(evaluate, slots) with the evaluations of T(t) this program tests.
-void with_evaluations(const zoo::Vec &t, const std::function<void(const structured::Evaluate &, int)> &body) {
+// Runs body(evaluate, slots, guide) with the evaluations of T(t) this program tests and the
+// search's guide as the library makes it.
+using Body = std::function<void(const structured::Evaluate &, int, const structured::Guide *)>;
+void with_evaluations(const zoo::Vec &t, const Body &body) {
   const int64_t n = int64_t(t.size());
 #ifdef GPUEIG_TEST_ON_DEVICE
   int64_t bytes = 0;
-  const gpu::Status s = gpu::device().toeplitz_inertia(n, t.data(), [&](const gpu::InertiaBatch &b, int slots) {
-    body(b, slots);
+  const gpu::Status s = gpu::device().toeplitz_inertia(n, t.data(), [&](const gpu::InertiaSource &source) {
+    const structured::Guide guide = structured::guide_of(source.diagonal[0], source.diagonal[1]);
+    body(source.batch, source.slots, &guide);
     return gpu::Status::success();
   }, &bytes);
   ASSERT_TRUE(s) << s.reason;
 #else
   const structured::CauchyForm form = structured::cauchy_form(n, t.data());
-  body(structured::host_evaluator(form), 4);
+  const structured::Guide guide = structured::guide_of(form);
+  body(structured::host_evaluator(form), 4, &guide);
 #endif
 }
 
@@ -82,8 +86,8 @@ TEST_P(StructuredZoo, CountsBracketEveryEigenvalue) {
   std::vector<double> shifts;
   for (int i = 0; i < n; ++i) shifts.push_back(lam[i] - delta), shifts.push_back(lam[i] + delta);
   std::vector<gpu::ToeplitzInertia> out(shifts.size());
-  with_evaluations(t, [&](const structured::Evaluate &evaluate, int) {
-    ASSERT_TRUE(evaluate(shifts, out));
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int, const structured::Guide *) {
+    ASSERT_TRUE(structured::evaluate_shifts(evaluate, shifts, out));
   });
   for (int i = 0; i < n; ++i) {
     const gpu::ToeplitzInertia &lo = out[2 * i], &hi = out[2 * i + 1];
@@ -110,7 +114,9 @@ TEST_P(StructuredZoo, LogDeterminantsMatchTheDenseSpectrum) {
     shifts.push_back(lam[i] + (lam[i + 1] - lam[i]) / 3);
   }
   std::vector<gpu::ToeplitzInertia> out(shifts.size());
-  with_evaluations(t, [&](const structured::Evaluate &evaluate, int) { ASSERT_TRUE(evaluate(shifts, out)); });
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int, const structured::Guide *) {
+    ASSERT_TRUE(structured::evaluate_shifts(evaluate, shifts, out));
+  });
   double dense[2] = {0, 0};
   for (int k = 0; k < 2; ++k)
     for (double l : lam) dense[k] += std::log(std::fabs(l - shifts[k]));
@@ -120,20 +126,23 @@ TEST_P(StructuredZoo, LogDeterminantsMatchTheDenseSpectrum) {
 }
 
 // The search's eigenvalues against DSYEVR's: by index (the smallest, the 16 smallest, a middle
-// slice, the largest) and by value ((VL, VU] around a middle third, bounds in gaps).
+// slice, the largest) and by value ((VL, VU] around a middle third, bounds in gaps), guided as the
+// library guides it and unguided.
 TEST_P(StructuredZoo, SearchMatchesDenseDsyevr) {
   const auto &[kind, n] = GetParam();
   const zoo::Vec t = zoo::toeplitz(kind, n, n);
   const std::vector<double> lam = dense_spectrum(t);
   const double norm = tnorm(t);
-  with_evaluations(t, [&](const structured::Evaluate &host, int slots) {
+  with_evaluations(t, [&](const structured::Evaluate &host, int slots, const structured::Guide *library_guide) {
+  // With the library's guide and without one: the counts decide either way.
+  for (const structured::Guide *guide : {library_guide, static_cast<const structured::Guide *>(nullptr)}) {
   struct Slice { int il, iu; };
   for (const Slice &s : {Slice{1, 1}, Slice{1, std::min(n, 16)}, Slice{n / 3 + 1, std::max(n / 3 + 1, 2 * n / 3)},
                          Slice{n, n}}) {
     std::vector<double> w(n, -1.0);
     int m = -1;
     const structured::Report r =
-        structured::search(n, t.data(), 'I', 0, 0, s.il, s.iu, 0, slots, host, -1, &m, w.data());
+        structured::search(n, t.data(), 'I', 0, 0, s.il, s.iu, 0, slots, host, -1, &m, w.data(), guide);
     ASSERT_TRUE(r.ok) << kind << " n=" << n << ": " << r.why;
     ASSERT_EQ(m, s.iu - s.il + 1);
     const std::vector<double> ref(lam.begin() + s.il - 1, lam.begin() + s.iu);
@@ -151,11 +160,12 @@ TEST_P(StructuredZoo, SearchMatchesDenseDsyevr) {
     std::vector<double> w(n, -1.0);
     int m = -1;
     const structured::Report r =
-        structured::search(n, t.data(), 'V', vl, vu, 0, 0, 0, slots, host, -1, &m, w.data());
+        structured::search(n, t.data(), 'V', vl, vu, 0, 0, 0, slots, host, -1, &m, w.data(), guide);
     ASSERT_TRUE(r.ok) << r.why;
     ASSERT_EQ(m, int(ref.size())) << kind << " n=" << n << " (VL, VU] = (" << vl << ", " << vu << "]";
     EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m), ref, n, norm),
               ratios::kThreshold);
+  }
   }
   });
 }
@@ -178,12 +188,12 @@ TEST(StructuredAnalytic, OneTwoOneOfOrder2999) {
   std::vector<double> exact(n);
   for (int j = 1; j <= n; ++j) exact[j - 1] = 2 - 2 * std::cos(j * pi / (n + 1));
   std::sort(exact.begin(), exact.end());
-  for (int il : {1, 1497}) with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots) {
+  for (int il : {1, 1497}) with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots, const structured::Guide *guide) {
     const int iu = il + 15;
     std::vector<double> w(n);
     int m = 0;
     const structured::Report r =
-        structured::search(n, t.data(), 'I', 0, 0, il, iu, 0, slots, evaluate, -1, &m, w.data());
+        structured::search(n, t.data(), 'I', 0, 0, il, iu, 0, slots, evaluate, -1, &m, w.data(), guide);
     ASSERT_TRUE(r.ok) << r.why;
     ASSERT_EQ(m, 16);
     EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
@@ -199,11 +209,11 @@ TEST(StructuredAnalytic, SymmetricCirculantOfOrder2000) {
   const std::vector<double> exact = zoo::circulant_spectrum(t);
   double norm = 0;
   for (int k = 0; k < n; ++k) norm += std::fabs(t[k]);  // a circulant's columns are its t permuted
-  with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots) {
+  with_evaluations(t, [&](const structured::Evaluate &evaluate, int slots, const structured::Guide *guide) {
     std::vector<double> w(n);
     int m = 0;
     const structured::Report r =
-        structured::search(n, t.data(), 'I', 0, 0, 1, 16, 0, slots, evaluate, -1, &m, w.data());
+        structured::search(n, t.data(), 'I', 0, 0, 1, 16, 0, slots, evaluate, -1, &m, w.data(), guide);
     ASSERT_TRUE(r.ok) << r.why;
     ASSERT_EQ(m, 16);
     EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
@@ -225,11 +235,12 @@ struct Fixture {
 // still finds the eigenvalues.
 TEST(StructuredConduct, UntrustedShiftsAreMoved) {
   Fixture f;
-  const structured::Evaluate flaky = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
+  const structured::Evaluate flaky = [&](const std::vector<gpu::InertiaTask> &s,
+                                         std::vector<gpu::ToeplitzInertia> &out) {
     gpu::Status st = f.host(s, out);
     for (size_t i = 0; i < s.size(); ++i) {
       uint64_t bits;
-      std::memcpy(&bits, &s[i], sizeof bits);
+      std::memcpy(&bits, &s[i].sigma, sizeof bits);
       if ((bits * 0x9E3779B97F4A7C15ull) >> 62 == 0) out[i].trusted = 0;  // 1 in 4
     }
     return st;
@@ -245,10 +256,35 @@ TEST(StructuredConduct, UntrustedShiftsAreMoved) {
             ratios::kThreshold);
 }
 
+// A guide that misleads (every value moved by a third of the spectrum's width, the halves
+// swapped): the counts still decide, and the eigenvalues are found.
+TEST(StructuredConduct, MisleadingGuideOnlyCostsRounds) {
+  Fixture f;
+  structured::Guide bad = structured::guide_of(f.form);
+  std::swap(bad.half[0], bad.half[1]);
+  const double move = (bad.all.back() - bad.all.front()) / 3;
+  for (std::vector<double> *v : {&bad.half[0], &bad.half[1], &bad.all})
+    for (double &x : *v) x += move;
+  const std::vector<double> lam = dense_spectrum(f.t);
+  for (const auto &[il, iu] : {std::pair<int, int>{1, 16}, {30, 34}, {64, 64}}) {
+    std::vector<double> w(f.n);
+    int m = 0;
+    const structured::Report r =
+        structured::search(f.n, f.t.data(), 'I', 0, 0, il, iu, 0, 4, f.host, -1, &m, w.data(), &bad);
+    ASSERT_TRUE(r.ok) << r.why;
+    ASSERT_EQ(m, iu - il + 1);
+    EXPECT_LE(ratios::eigenvalue_distance(std::vector<double>(w.begin(), w.begin() + m),
+                                          std::vector<double>(lam.begin() + il - 1, lam.begin() + iu), f.n, tnorm(f.t)),
+              ratios::kThreshold)
+        << "IL=" << il;
+  }
+}
+
 // Nothing ever trusted: a report, within the caps, with no eigenvalue.
 TEST(StructuredConduct, NeverTrustedEndsWithAReport) {
   Fixture f;
-  const structured::Evaluate never = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
+  const structured::Evaluate never = [&](const std::vector<gpu::InertiaTask> &s,
+                                         std::vector<gpu::ToeplitzInertia> &out) {
     for (size_t i = 0; i < s.size(); ++i) out[i] = {0, 0};
     return gpu::Status::success();
   };
@@ -265,8 +301,9 @@ TEST(StructuredConduct, NeverTrustedEndsWithAReport) {
 // Counts that decrease with the shift (a wrong count) are never used: a report, not an answer.
 TEST(StructuredConduct, InconsistentCountsAreNeverUsed) {
   Fixture f;
-  const structured::Evaluate liar = [&](const std::vector<double> &s, std::vector<gpu::ToeplitzInertia> &out) {
-    for (size_t i = 0; i < s.size(); ++i) out[i] = {int64_t(s.size() - i) % (f.n + 1), 1};
+  const structured::Evaluate liar = [&](const std::vector<gpu::InertiaTask> &s,
+                                        std::vector<gpu::ToeplitzInertia> &out) {
+    for (size_t i = 0; i < s.size(); ++i) out[i] = {int64_t(s.size() - i) % (f.n / 2 + 1), 1};
     return gpu::Status::success();
   };
   std::vector<double> w(f.n);
@@ -279,7 +316,7 @@ TEST(StructuredConduct, InconsistentCountsAreNeverUsed) {
 // An evaluation that fails is the search's failure, passed on.
 TEST(StructuredConduct, EvaluationFailureIsPassedOn) {
   Fixture f;
-  const structured::Evaluate broken = [&](const std::vector<double> &, std::vector<gpu::ToeplitzInertia> &) {
+  const structured::Evaluate broken = [&](const std::vector<gpu::InertiaTask> &, std::vector<gpu::ToeplitzInertia> &) {
     return gpu::Status::fail(gpu::Status::device_error, "lost");
   };
   std::vector<double> w(f.n);
@@ -301,7 +338,7 @@ TEST(StructuredConduct, DeclinesTooManyEigenvalues) {
   EXPECT_EQ(r.evaluations, 0);
   r = structured::search(f.n, f.t.data(), 'V', -1e300, 1e300, 0, 0, 0, 4, f.host, 10, &m, w.data());
   EXPECT_TRUE(r.declined);
-  EXPECT_EQ(r.evaluations, 2);
+  EXPECT_EQ(r.evaluations, 4);  // both halves at VL and VU
 }
 
 }  // namespace
