@@ -97,8 +97,10 @@ double three_point(const double x[3], const double y[3], double lo, double hi) {
     for (int i = 0; i < 3; ++i) z[i] = y[i] - std::log(std::fabs(x[i] - lambda));
     return (z[1] - z[0]) * (x[2] - x[0]) - (z[2] - z[0]) * (x[1] - x[0]);
   };
+  // The ends' own samples make the condition infinite there: start a little inside (at least an
+  // ulp, where log|x - lambda| is finite).
   const double w = hi - lo;
-  double a = lo + w * 0x1p-50, b = hi - w * 0x1p-50;
+  double a = std::max(lo + w * 0x1p-40, std::nextafter(lo, hi)), b = std::min(hi - w * 0x1p-40, std::nextafter(hi, lo));
   const double fa = condition(a), fb = condition(b);
   if (!(a < b) || !std::isfinite(fa) || !std::isfinite(fb) || (fa < 0) == (fb < 0)) return std::nan("");
   for (int i = 0; i < 80; ++i) {
@@ -173,8 +175,8 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
     if (std::isfinite(far_ld)) {
       const double px[3] = {b.lo.x, b.hi.x, b.far.x},
                    py[3] = {ld_lo - deflate(b.lo.x), ld_hi - deflate(b.hi.x), far_ld - deflate(b.far.x)};
-      const double fitted = three_point(px, py, b.lo.x, b.hi.x);
-      if (fitted == fitted) x = fitted;
+      const double three = three_point(px, py, b.lo.x, b.hi.x);
+      if (three == three) x = three;
     }
     const double delta = 0.45 * tol;
     std::vector<double> xs;
@@ -639,7 +641,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
           const double f = 1 - std::exp(l_new - l_old);
           c.bias = (c.kept == b.kept ? b.bias : 0) - std::log(f > 0 && f < 1 ? f : 0.5);
         }
-        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= 1 * M_LN2);
+        c.stalled = !b.stalled && c.width() > 0.5 * b.width() && (!falsi || c.bias >= M_LN2);
         place(c, next);
       }
     }
