@@ -2,7 +2,7 @@
 // half blocks set up on the device from t (O(n^2) work, O(n) memory), then every shift's inertia
 // (and log|det|) by pivoted elimination on the generators, all shifts of a round side by side: on
 // Hopper one thread-block cluster per (shift, half block) holding it in shared memory
-// (cluster_inertia_kernel, up to n of about 230000), else one thread block per (shift, half block)
+// (cluster_inertia_kernel, up to n of about 226000), else one thread block per (shift, half block)
 // in shared or global memory (inertia_kernel).
 #include <cooperative_groups.h>
 
@@ -239,9 +239,10 @@ __global__ void __launch_bounds__(kThreads)
 // that step's row (one pass a step). Otherwise its second test needs row q (a pass and an
 // exchange), and a pivot q or (r, q) is applied by a pass that finds the next candidate itself (a
 // further exchange). Measured on the H100 (2026-11-27): about 4.5 us a step with clusters of 16
-// (n = 200000), the exchange (two block barriers, one cluster barrier, one read of the other
-// SMs' records) most of it; nodes looked up in L2 instead of held beside the generators (28 bytes
-// an element, clusters of 13) made it 40% slower.
+// (n = 200000) when the exchange was two block barriers, a cluster barrier and a read of the other
+// SMs' records, most of it the exchange; pushing the records instead (cluster_best) took 9-10%
+// off a call; nodes looked up in L2 instead of held beside the generators (28 bytes an element,
+// clusters of 13) made it 40% slower.
 namespace cl = cooperative_groups;
 
 constexpr int kClusterThreads = 512;  // as kThreads: the passes' work against the warps' reductions
@@ -255,10 +256,13 @@ struct Rec {
   int slot, rank;
 };
 
+// The exchange's buffers: every block's records land in every block's inbox ([turn][kind][rank])
+// by asynchronous stores that complete a transaction count on the receiver's barrier of that
+// turn; the warps' records ([turn][kind][warp]) for warp 0 to pick the block's.
 struct ClusterShared {
-  Rec warp_rec[2][kClusterWarps];
-  Rec pub[2][2];  // [turn][kind]: the block's best of each kind, read by the whole cluster
-  Rec best[2];    // the cluster's best of each kind, for the block's threads
+  Rec inbox[2][2][kMaxClusterBlocks];
+  Rec warp_rec[2][2][kClusterWarps];
+  unsigned long long bar[2];
 };
 
 // The helpers exist for Hopper's device code only (clusters need sm_90); the host pass sees
@@ -281,46 +285,79 @@ __device__ inline int warp_winner(double key) {
   return __ffs(__ballot_sync(0xffffffffu, hi == top && lo == low)) - 1;
 }
 
-// The block's best of the warps' records in `rec`, by warp 0 into *pub.
-__device__ inline void publish_best(const Rec *rec, Rec *pub) {
+// The exchange's primitives (PTX: mbarrier, mapa, st.async).
+__device__ inline unsigned smem_addr(const void *p) { return unsigned(__cvta_generic_to_shared(p)); }
+__device__ inline unsigned remote_addr(unsigned local, int rank) {
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local), "r"(rank));
+  return r;
+}
+__device__ inline void push_b64(unsigned remote, unsigned long long v, unsigned remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];"
+               :: "r"(remote), "l"(v), "r"(remote_bar) : "memory");
+}
+__device__ inline void expect_bytes(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+__device__ inline void wait_parity(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+  } while (!done);
+}
+
+// The block's best of the warps' records in `rec`, on every lane of warp 0.
+__device__ inline Rec block_best(const Rec *rec) {
   const int lane = threadIdx.x % 32;
   const double key = lane < kClusterWarps ? rec[lane].key : -1.0;
-  const int w = warp_winner(key);
-  if (lane == 0) *pub = rec[w];
+  return rec[warp_winner(key)];
 }
 
 // The cluster's best record of each of two kinds, on every thread of every block (ties to the
-// lowest thread, warp and rank: every block takes the same). Warps' winners, then the block's
-// (warp 0), published; after the cluster barrier warp 0 reads every block's records of both kinds
-// at once (a lane a record: one trip to the other SMs), keeps the best of each for the block, and
-// the block's threads read them after a block barrier. `pub` alternates between two sets, so that
-// one cluster barrier per exchange suffices: a set is rewritten two exchanges later, after a
-// barrier every thread passed once done reading it.
+// lowest warp and rank: every block takes the same), in one trip across the cluster: the warps'
+// winners, then warp 0 picks the block's and pushes both to every block (a lane a destination and
+// kind: st.async into the receiver's inbox, completing bytes on its barrier), and every thread
+// waits on its own block's barrier, then reads the inbox. No cluster barrier: `step` counts the
+// exchanges (turn = step % 2; a turn's barrier completes a phase every second exchange). A turn's
+// inbox is rewritten two exchanges later: a block sends exchange k + 2 only after it received
+// every block's exchange k + 1, which each sent after all its threads were done reading exchange k
+// (the block barrier at the start of k + 1). Records arriving before the receiver armed its
+// barrier for the phase only drive its transaction count below zero meanwhile (PTX allows it).
+// Measured on the H100 (2026-11-27, n = 200000): 9-10% faster a call than a cluster barrier and
+// a read of every block's published records.
 template <class Cluster>
-__device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &turn, const Rec &mine0,
-                             const Rec &mine1, Rec &out0, Rec &out1) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (lane == warp_winner(mine0.key)) sh.warp_rec[0][warp] = mine0;
-  if (lane == warp_winner(mine1.key)) sh.warp_rec[1][warp] = mine1;
+__device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &step, const Rec &mine0,
+                                  const Rec &mine1, Rec &out0, Rec &out1) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, blocks = int(cluster.num_blocks());
+  const int t = step & 1;
+  const unsigned parity = unsigned(step >> 1) & 1u;
+  if (lane == warp_winner(mine0.key)) sh.warp_rec[t][0][warp] = mine0;
+  if (lane == warp_winner(mine1.key)) sh.warp_rec[t][1][warp] = mine1;
   __syncthreads();
+  const unsigned bar = smem_addr(&sh.bar[t]);
   if (warp == 0) {
-    publish_best(sh.warp_rec[0], &sh.pub[turn][0]);
-    publish_best(sh.warp_rec[1], &sh.pub[turn][1]);
+    const Rec b0 = block_best(sh.warp_rec[t][0]), b1 = block_best(sh.warp_rec[t][1]);
+    if (lane == 0) expect_bytes(bar, unsigned(2 * blocks * sizeof(Rec)));
+    const int kind = lane / kMaxClusterBlocks, dest = lane % kMaxClusterBlocks;
+    if (dest < blocks) {
+      const Rec r = kind == 0 ? b0 : b1;
+      const int me = int(cluster.block_rank());
+      const unsigned to = remote_addr(smem_addr(&sh.inbox[t][kind][me]), dest), to_bar = remote_addr(bar, dest);
+      push_b64(to, __double_as_longlong(r.key), to_bar);
+      push_b64(to + 8, __double_as_longlong(r.g), to_bar);
+      push_b64(to + 16, __double_as_longlong(r.h), to_bar);
+      push_b64(to + 24, __double_as_longlong(r.d), to_bar);
+      push_b64(to + 32, __double_as_longlong(r.v), to_bar);
+      push_b64(to + 40, (static_cast<unsigned long long>(unsigned(r.rank)) << 32) | unsigned(r.slot), to_bar);
+    }
   }
-  cluster.sync();
-  if (warp == 0) {
-    const int blocks = int(cluster.num_blocks()), kind = lane / kMaxClusterBlocks,
-              rank = lane % kMaxClusterBlocks;
-    Rec r = no_rec();
-    if (rank < blocks) r = *cluster.map_shared_rank(&sh.pub[turn][kind], rank);
-    const int w0 = warp_winner(kind == 0 ? r.key : -1.0), w1 = warp_winner(kind == 1 ? r.key : -1.0);
-    if (lane == w0) sh.best[0] = r;
-    if (lane == w1) sh.best[1] = r;
-  }
-  __syncthreads();
-  out0 = sh.best[0];
-  out1 = sh.best[1];
-  turn ^= 1;
+  wait_parity(bar, parity);
+  const double k0 = lane < blocks ? sh.inbox[t][0][lane].key : -1.0;
+  const double k1 = lane < blocks ? sh.inbox[t][1][lane].key : -1.0;
+  out0 = sh.inbox[t][0][warp_winner(k0)];
+  out1 = sh.inbox[t][1][warp_winner(k1)];
+  ++step;
 }
 
 // Where the pivots this block owns leave holes below its new count, and which of its last
@@ -367,6 +404,15 @@ __global__ void __launch_bounds__(kClusterThreads)
   double *g = smem, *h = smem + cap, *d = smem + 2 * cap;
   double *v = smem + 3 * cap;  // the nodes beside the generators: no lookup on a pass's chain
   int turn = 0;
+  if (threadIdx.x == 0) {  // the exchange's barriers (one arrival a phase: thread 0's)
+    for (int t = 0; t < 2; ++t)
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&sh.bar[t])) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  cluster.sync();  // every block's barriers ready before any record is pushed
+  auto exchange = [&](const Rec &a, const Rec &b, Rec &x, Rec &y) {
+    cluster_best(cluster, sh, turn, a, b, x, y);
+  };
 
   // Load; the generators' starting size and the first candidate (the largest |d|).
   double start = 0, largest = 0;
@@ -383,7 +429,7 @@ __global__ void __launch_bounds__(kClusterThreads)
   {
     Rec st = no_rec();
     st.key = start;
-    cluster_best(cluster, sh, turn, st, nx, S, R);
+    exchange(st, nx, S, R);
     start = S.key;
   }
   int64_t neg = 0;
@@ -436,7 +482,7 @@ __global__ void __launch_bounds__(kClusterThreads)
       nx = {kn, gi - f * R.g, hi - f * R.h, di - f * c, vi, sn, rank};
     }
     Rec Q, N;
-    cluster_best(cluster, sh, turn, q, nx, Q, N);
+    exchange(q, nx, Q, N);
     const double wr = Q.key;
 
     // Bunch-Kaufman: pivot r (the speculation kept), or q, or the 2x2 (r, q).
@@ -449,7 +495,7 @@ __global__ void __launch_bounds__(kClusterThreads)
         if (!(own_q && s == Q.slot)) wq = fmax(wq, key_of(cauchy_entry(g[s], h[s], v[s], Q.g, Q.h, Q.v)));
       Rec mq = no_rec(), unused, W;
       mq.key = wq;
-      cluster_best(cluster, sh, turn, mq, no_rec(), W, unused);
+      exchange(mq, no_rec(), W, unused);
       wq = W.key;
       if (fabs(R.d) * wq >= kAlpha * wr * wr) keep = true;
       else if (!(fabs(Q.d) >= kAlpha * wq)) two = true;
@@ -507,14 +553,14 @@ __global__ void __launch_bounds__(kClusterThreads)
     total -= two ? 2 : 1;
     if (total == 0) break;
     Rec unused;
-    cluster_best(cluster, sh, turn, no_rec(), nx, unused, R);
+    exchange(no_rec(), nx, unused, R);
   }
   if (total == 1) neg += R.d < 0, ld += log(fabs(R.d));
 
   // Growth and finiteness over the cluster.
   Rec worst = no_rec(), unused;
   worst.key = finite ? largest / fmax(start, 1e-300) : INFINITY;
-  cluster_best(cluster, sh, turn, worst, no_rec(), worst, unused);
+  exchange(worst, no_rec(), worst, unused);
   if (rank == 0 && threadIdx.x == 0) {
     below[task] = neg;
     trusted[task] = worst.key <= kGrowth;

@@ -335,7 +335,7 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * forms T nor its halves, O(N) memory and O(N^2) work per evaluation: T's DST-I similarity is a
  * Cauchy-like matrix held by O(N) generators, and the inertia of T - sigma*I comes from its
  * symmetric elimination with Bunch-Kaufman pivoting on the generators; shifts are evaluated side
- * by side (on Hopper a thread-block cluster per shift and half, up to N of about 230000 on chip;
+ * by side (on Hopper a thread-block cluster per shift and half, up to N of about 226000 on chip;
  * threads on the CPU), placed by interpolating log|det(T - sigma*I)|, and the wanted
  * eigenvalues bracketed by the counts to max(ABSTOL, N*EPS*||T||_1) (RANGE 'V': an eigenvalue
  * within that of VL or VU may fall either way), for N up to 2^24. Chosen from N = 65536 on (the dense halves would
