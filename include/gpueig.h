@@ -334,13 +334,15 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * A few eigenvalues of a large T (JOBZ = 'N', RANGE 'I' or 'V'): a structured method that never
  * forms T nor its halves, O(N) memory and O(N^2) work per evaluation: T's DST-I similarity is a
  * Cauchy-like matrix held by O(N) generators, and the inertia of T - sigma*I comes from its
- * symmetric elimination with Bunch-Kaufman pivoting on the generators; shifts are evaluated side
- * by side (on Hopper a thread-block cluster per shift and half, up to N of about 226000 on chip;
- * threads on the CPU), placed by interpolating log|det(T - sigma*I)|, and the wanted
- * eigenvalues bracketed by the counts to max(ABSTOL, N*EPS*||T||_1) (RANGE 'V': an eigenvalue
- * within that of VL or VU may fall either way), for N up to 2^24. Chosen from N = 65536 on (the dense halves would
- * take 17 GB and more), below that for at most 64 eigenvalues from N = 32768 (measured: 2.7x to
- * 4.5x faster than the dense method there, 0.5x to 1.1x its time at 16384), or always / never
+ * symmetric elimination with Bunch-Kaufman pivoting on the generators; (shift, half) evaluations
+ * run side by side (on Hopper a thread-block cluster each, up to N of about 226000 on chip;
+ * threads on the CPU), each half's eigenvalues followed on their own once the wanted ones are
+ * separated, shifts placed by the halves' sorted diagonals and by fitting log|det(H - sigma*I)|,
+ * and the wanted eigenvalues bracketed by the counts to max(ABSTOL, N*EPS*||T||_1) (RANGE 'V':
+ * an eigenvalue within that of VL or VU may fall either way), for N up to 2^24. Chosen from
+ * N = 65536 on (the dense halves would take 17 GB and more), below that for at most 64
+ * eigenvalues from N = 32768 (measured: 2.7x to 4.5x faster than the dense method there; at
+ * 16384, 16 eigenvalues took 0.23x to 0.5x its time), or always / never
  * with GPUEIG_TOEPLITZ_METHOD=structured / dense. Counts it cannot trust (overflow, generator growth) are moved, inconsistent ones never
  * used, and what it cannot settle is recomputed by the dense method; GPUEIG_VERBOSE reports its
  * rounds, evaluations and device memory. Eigenvectors always take the dense method.

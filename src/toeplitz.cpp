@@ -629,7 +629,7 @@ bool structured_first(char jobz, char range, int n, int il, int iu, int64_t *mos
 
 std::string structured_note(const char *where, const structured::Report &r, int64_t bytes = -1) {
   return std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
-         " rounds, " + std::to_string(r.evaluations) + " evaluations, " + std::to_string(r.slots) +
+         " rounds, " + std::to_string(r.evaluations) + " half-block evaluations, " + std::to_string(r.slots) +
          " side by side" +
          (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB" : std::string()) +
          (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string()) +
