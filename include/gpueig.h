@@ -340,9 +340,9 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * separated, shifts placed by the halves' sorted diagonals and by fitting log|det(H - sigma*I)|,
  * and the wanted eigenvalues bracketed by the counts to max(ABSTOL, N*EPS*||T||_1) (RANGE 'V':
  * an eigenvalue within that of VL or VU may fall either way), for N up to 2^24. Chosen from
- * N = 65536 on (the dense halves would take 17 GB and more), below that for at most 64
- * eigenvalues from N = 32768 (measured: 2.7x to 4.5x faster than the dense method there; at
- * 16384, 16 eigenvalues took 0.23x to 0.5x its time), or always / never
+ * N = 65536 on (the dense halves would take 17 GB and more), below that on the GPU for at most
+ * 16 eigenvalues from N = 8192 and at most 64 from 16384 (measured: 0.24x to 0.77x of the dense
+ * method's time there), on the CPU for at most 64 from 32768, or always / never
  * with GPUEIG_TOEPLITZ_METHOD=structured / dense. Counts it cannot trust (overflow, generator growth) are moved, inconsistent ones never
  * used, and what it cannot settle is recomputed by the dense method; GPUEIG_VERBOSE reports its
  * rounds, evaluations and device memory. Eigenvectors always take the dense method.

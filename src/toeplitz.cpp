@@ -610,20 +610,28 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
 
 // ---- Eigenvalues by the structured method: a few of a large T, never formed ------------------
 
-// Whether the eigenvalues (JOBZ 'N', RANGE 'I' or 'V') go to the structured method first:
-// GPUEIG_TOEPLITZ_METHOD, or auto: from kToeplitzStructuredOrder on when at most
-// kToeplitzStructuredCount are wanted (RANGE 'V': counted by the search's first evaluations, which
-// decline more), and from kToeplitzStructuredAlways on whatever the count (each dense half block
-// would take 8 GB and more). *most: the count the search may accept (-1: any).
-bool structured_first(char jobz, char range, int n, int il, int iu, int64_t *most) {
+// Whether the eigenvalues (JOBZ 'N', RANGE 'I' or 'V') go to the structured method first, on the
+// GPU or the CPU: GPUEIG_TOEPLITZ_METHOD, or auto: when at most the count of the largest tier
+// whose order n reaches are wanted (tuning::kToeplitzStructuredGpu / Cpu; RANGE 'V': counted by
+// the search's first evaluations, which decline more), and from kToeplitzStructuredAlways on
+// whatever the count (each dense half block would take 8 GB and more). *most: the count the
+// search may accept (-1: any).
+bool structured_first(char jobz, char range, int n, int il, int iu, bool gpu, int64_t *most) {
   *most = -1;
   if (lsame(jobz, 'V') || lsame(range, 'A') || n > tuning::kToeplitzStructuredMaxOrder) return false;
   const int method = env::choice("GPUEIG_TOEPLITZ_METHOD", {"auto", "dense", "structured"}, 0);
   if (method != 0) return method == 2;
   if (n >= tuning::kToeplitzStructuredAlways) return true;
-  if (n < tuning::kToeplitzStructuredOrder) return false;
-  if (lsame(range, 'I')) return int64_t(iu) - il + 1 <= tuning::kToeplitzStructuredCount;
-  *most = tuning::kToeplitzStructuredCount;
+  int64_t count = 0;
+  auto reach = [&](const auto &tiers) {
+    for (const tuning::ToeplitzStructuredTier &tier : tiers)
+      if (n >= tier.order) count = std::max(count, tier.count);
+  };
+  if (gpu) reach(tuning::kToeplitzStructuredGpu);
+  else reach(tuning::kToeplitzStructuredCpu);
+  if (count == 0) return false;
+  if (lsame(range, 'I')) return int64_t(iu) - il + 1 <= count;
+  *most = count;
   return true;
 }
 
@@ -656,7 +664,7 @@ gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, 
 gpu::Status values_any_gpu(CallRecord *call, char jobz, char range, int n, const Problem &p, int il,
                            int iu, int *m, double *w, int *info, bool *structured_unsettled) {
   int64_t most = -1;
-  if (structured_first(jobz, range, n, il, iu, &most)) {
+  if (structured_first(jobz, range, n, il, iu, true, &most)) {
     structured::Report rep;
     int64_t bytes = 0;
     gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes);
@@ -674,7 +682,7 @@ gpu::Status values_any_gpu(CallRecord *call, char jobz, char range, int n, const
 int values_any_cpu(CallRecord &call, char jobz, char range, int n, const Problem &p, int il, int iu,
                    bool structured_unsettled, int *m, double *w) {
   int64_t most = -1;
-  if (!structured_unsettled && structured_first(jobz, range, n, il, iu, &most)) {
+  if (!structured_unsettled && structured_first(jobz, range, n, il, iu, false, &most)) {
     const structured::CauchyForm form = structured::cauchy_form(n, p.t);
     const structured::Guide guide = structured::guide_of(form);
     const structured::Report rep =

@@ -81,16 +81,21 @@ constexpr int64_t kCrossoverSytrd = 1024;
 // 6.3-7.9 ms).
 constexpr int64_t kCrossoverToeplitz = 1024;
 // toeplitz's structured method (eigenvalues, RANGE 'I' or 'V', never forming T): auto chooses it
-// from kToeplitzStructuredOrder on when at most kToeplitzStructuredCount eigenvalues are wanted,
-// and from kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp). H100, 2026-11-27,
-// 16 smallest eigenvalues, host calls, the cluster kernel (gpueig_bench --toeplitz-structured and
-// direct calls): at n = 16384 structured 0.29 / 0.44 / 0.59 s against the dense half blocks'
-// 0.55 s (1-2-1 / KMS 0.5 / random decaying; cuSOLVER dsyevdx on the dense T 3.4-3.9 s); at 32768
-// structured 0.84 / 0.83 / 1.41 s against dense 3.76 / 3.75 / 3.79 s. So from 32768 on for a few
-// eigenvalues; the dense method keeps all of them below 65536 (its half blocks of 32768 take
-// 17 GB).
-constexpr int64_t kToeplitzStructuredOrder = 32768;
-constexpr int64_t kToeplitzStructuredCount = 64;
+// from a tier's order on when at most its count of eigenvalues are wanted, and from
+// kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp); the dense method keeps all
+// of them below 65536 (its half blocks of 32768 take 17 GB).
+// GPU: H100, 2026-11-27, host calls, structured / dense half blocks, 1-2-1 / KMS 0.5 / random
+// decaying t, the smallest and a middle slice (.drive-style direct calls, median of 3 after a
+// warm-up, the search by half blocks with the push exchange): n = 8192, 16 eigenvalues 0.37-0.77,
+// 64 eigenvalues 0.50-0.63 but 1.08-1.10 for the random t; n = 16384, 16 eigenvalues 0.24-0.46,
+// 64 eigenvalues 0.24-0.70 (at 32768 the previous kernel and search already took 0.22-0.38).
+// CPU (host threads): not measured below 32768, where the GPU's measurement of an earlier kernel
+// set the crossover; kept there.
+struct ToeplitzStructuredTier {
+  int64_t order, count;
+};
+constexpr ToeplitzStructuredTier kToeplitzStructuredGpu[] = {{8192, 16}, {16384, 64}};
+constexpr ToeplitzStructuredTier kToeplitzStructuredCpu[] = {{32768, 64}};
 constexpr int64_t kToeplitzStructuredAlways = 65536;
 // ... and never beyond this order (forced or not): its O(n) arrays (about 100 bytes an element
 // with the host's tables) stay under 2 GB and an evaluation under 3e14 operations; a larger T goes
