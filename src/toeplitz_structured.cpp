@@ -115,13 +115,17 @@ double three_point(const double x[3], const double y[3], double lo, double hi) {
 
 // The shifts of a round for bracket b, at most `count` of them (an isolated eigenvalue's
 // estimate first; a bracket whose eigenvalues are all wanted, evenly spaced ones):
+//  - first the guide's points not tried yet (a tried one has become a bracket's end): an
+//    isolated eigenvalue's guide value, the midpoints between consecutive guide values of a half's
+//    bracket, the wanted edges' midpoints of T's;
 //  - one eigenvalue inside, both ends' determinants known: det(H - x I) changes sign once in the
-//    bracket and is smooth there, so its linear interpolation between the ends (regula falsi, in
-//    logs: no overflow; the neighbours' factors divided out; a kept end's |det| scaled down by
-//    Anderson and Bjorck's rule against one-sided convergence) estimates the eigenvalue; the
-//    shifts go to the estimate and, once the bracket is within reach or more shifts are given, a
-//    tolerance's fraction either side of it (then growing by 16), so that a good estimate
-//    finishes the bracket in one round;
+//    bracket and is smooth there, so the fit of log|det| = log|x - lambda| + a + b x through the
+//    ends and the nearest point outside (three_point), else the linear interpolation between the
+//    ends (regula falsi, in logs: no overflow; a kept end's |det| scaled down by Anderson and
+//    Bjorck's rule against one-sided convergence), the neighbours' factors divided out in both,
+//    estimates the eigenvalue; the shifts go to the estimate and, once the bracket is within
+//    reach or more shifts are given, a tolerance's fraction either side of it (then growing by
+//    16), so that a good estimate finishes the bracket in one round;
 //  - more eigenvalues inside than wanted (T's brackets, il .. iu: T's wanted indices): the wanted
 //    ones' edges estimated by interpolating the counts, the shifts at the estimates and from there
 //    geometrically towards the nearer end (near the spectrum's ends the counts grow like a square

@@ -26,9 +26,10 @@
 // evaluated at each shift); once it holds only wanted ones it splits into one bracket per half,
 // each followed with that half's evaluations alone (half the work a shift; and a half's
 // eigenvalues lie about twice as far apart as T's, so they isolate sooner). Where the shifts go is
-// guided by the evaluations' log|det(H - sigma I)| (the pivots' sum of logs): a bracket holding
-// one eigenvalue interpolates the determinant between its ends (regula falsi), one holding more
-// than wanted interpolates the counts; the counts alone decide the brackets. An evaluation that
+// guided first by C's sorted diagonal (Guide), then by the evaluations' log|det(H - sigma I)| (the
+// pivots' sum of logs): a bracket holding one eigenvalue fits the determinant through its ends and
+// a point outside (or interpolates it between its ends: regula falsi), one holding more than
+// wanted interpolates the counts; the counts alone decide the brackets. An evaluation that
 // overflows or whose generators grow past kGrowth is not trusted: the search moves its shift, and
 // checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
 // reports (ok false).
@@ -161,8 +162,9 @@ gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> 
 
 // Where the search first looks: the diagonal of C's half blocks, each sorted, in T's units (d_j =
 // s_j' T s_j, T's Rayleigh quotients at the sine vectors) and both merged. C is T in the basis
-// that nearly diagonalizes every Toeplitz matrix (exactly the tridiagonal ones), so the i-th
-// smallest d of a half estimates the half's i-th eigenvalue: shifts between consecutive ones
+// that diagonalizes the tridiagonal Toeplitz matrices and nearly so those with smooth symbols, so
+// the i-th smallest d of a half estimates the half's i-th eigenvalue (within a few percent of a
+// gap for KMS 0.5, not better than a gap for a rough symbol): shifts between consecutive ones
 // isolate eigenvalues in a round where the estimates hold. The counts still decide everything.
 struct Guide {
   std::vector<double> half[2], all;
