@@ -85,7 +85,7 @@ constexpr int64_t kCrossoverToeplitz = 1024;
 // kToeplitzStructuredAlways on whatever the count (src/toeplitz.cpp); the dense method keeps all
 // of them below 65536 (its half blocks of 32768 take 17 GB).
 // GPU: H100, 2026-11-27, host calls, structured / dense half blocks, 1-2-1 / KMS 0.5 / random
-// decaying t, the smallest and a middle slice (.drive-style direct calls, median of 3 after a
+// decaying t, the smallest and a middle slice (direct gpu_toeplitz_eig calls, median of 3 after a
 // warm-up, the search by half blocks with the push exchange): n = 8192, 16 eigenvalues 0.37-0.77,
 // 64 eigenvalues 0.50-0.63 but 1.08-1.10 for the random t; n = 16384, 16 eigenvalues 0.24-0.46,
 // 64 eigenvalues 0.24-0.70 (at 32768 the previous kernel and search already took 0.22-0.38).
