@@ -328,7 +328,7 @@ __device__ inline Rec block_best(const Rec *rec) {
 // a read of every block's published records.
 template <class Cluster>
 __device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &step, const Rec &mine0,
-                                  const Rec &mine1, Rec &out0, Rec &out1) {
+                             const Rec &mine1, Rec &out0, Rec &out1) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, blocks = int(cluster.num_blocks());
   const int t = step & 1;
   const unsigned parity = unsigned(step >> 1) & 1u;

@@ -479,10 +479,7 @@ class Fake final : public Device {
       return host(tasks, out);
     };
     source.slots = structured::host_slots();
-    for (int h = 0; h < 2; ++h) {
-      source.diagonal[h] = form.half[h].d;
-      for (double &x : source.diagonal[h]) x /= form.scale;
-    }
+    for (int h = 0; h < 2; ++h) source.diagonal[h] = structured::diagonal_of(form, h);
     return use(source);
   }
 

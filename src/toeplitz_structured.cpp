@@ -152,7 +152,9 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
     if (below_hi > iu) hints.push_back((guess(iu) + guess(iu + 1)) / 2);
   }
   hints = inside(b, hints, count);
-  if (!hints.empty() && k > 1 && int(hints.size()) < count && b.half != kBoth) {
+  // A bracket of several eigenvalues takes its guide points alone (a half's filled up evenly); an
+  // isolated one with a single shift its guide value; with more, the estimates below follow it.
+  if (!hints.empty() && k > 1 && b.half != kBoth && int(hints.size()) < count) {
     std::vector<double> more = evenly(b, count - int(hints.size()));
     hints.insert(hints.end(), more.begin(), more.end());
     return inside(b, hints, count);
@@ -206,7 +208,7 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
     // misleads, and the even ones still divide the bracket.
     const int guided = std::max(1, count / 2);
     const int each = std::max(1, guided / int(edges.size())), geometric = std::min(each, 8);
-    std::vector<double> xs = hints;
+    std::vector<double> xs;  // (no guide point is inside: they would have been returned above)
     for (int64_t j : edges) {
       const double at = double(j - below_lo) + 0.5, xj = lo + w * (at / double(k));
       const bool low = j - below_lo <= below_hi - j;
@@ -436,12 +438,13 @@ Guide guide_of(std::vector<double> d0, std::vector<double> d1) {
   return g;
 }
 
-Guide guide_of(const CauchyForm &form) {
-  std::vector<double> d[2] = {form.half[0].d, form.half[1].d};
-  for (std::vector<double> &v : d)
-    for (double &x : v) x /= form.scale;
-  return guide_of(std::move(d[0]), std::move(d[1]));
+std::vector<double> diagonal_of(const CauchyForm &form, int half) {
+  std::vector<double> d = form.half[half].d;
+  for (double &x : d) x /= form.scale;
+  return d;
 }
+
+Guide guide_of(const CauchyForm &form) { return guide_of(diagonal_of(form, 0), diagonal_of(form, 1)); }
 
 gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> &sigma,
                             std::vector<gpu::ToeplitzInertia> &out) {
@@ -622,8 +625,8 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
         continue;
       }
       // Interpolation (regula falsi) keeps one end by nature, Anderson and Bjorck's scaling
-      // corrects that; a bracket it did not halve bisects once that scaling passes 2^20, any
-      // other bracket not halved at once.
+      // corrects that; a bracket it did not halve bisects once that scaling reaches 2, any other
+      // bracket not halved at once.
       const bool falsi =
           b.size() == 1 && std::isfinite(b.logdet(b.lo)) && std::isfinite(b.logdet(b.hi)) && !b.stalled;
       for (size_t k = 1; k < pts.size(); ++k) {

@@ -172,6 +172,8 @@ struct Guide {
 // The guide from the half blocks' diagonals in T's units, or from a form (of scale * t).
 Guide guide_of(std::vector<double> d0, std::vector<double> d1);
 Guide guide_of(const CauchyForm &form);
+// Half block `half`'s diagonal in T's units (the form's divided by its scale).
+std::vector<double> diagonal_of(const CauchyForm &form, int half);
 
 // What the search did, for GPUEIG_VERBOSE and the benchmark.
 struct Report {
