@@ -478,6 +478,11 @@ class Fake final : public Device {
       if (download_fails()) return Status::fail(Status::device_error, why_lost());
       return host(tasks, out);
     };
+    const gpu::BasisBatch bases = structured::host_basis(form);
+    source.basis = [&](const std::vector<BasisTask> &tasks, std::vector<HalfBasis> &out) {
+      if (download_fails()) return Status::fail(Status::device_error, why_lost());
+      return bases(tasks, out);
+    };
     source.slots = structured::host_slots();
     for (int h = 0; h < 2; ++h) source.diagonal[h] = structured::diagonal_of(form, h);
     return use(source);

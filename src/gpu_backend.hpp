@@ -69,10 +69,30 @@ struct ToeplitzInertia {
 // Evaluates every task into `out` (same length), side by side where it can.
 using InertiaBatch =
     std::function<Status(const std::vector<InertiaTask> &tasks, std::vector<ToeplitzInertia> &out)>;
+// A basis task of the structured eigenvectors (structured::eigenvectors): half block `half` of
+// T - sigma I eliminated until at most want + 1 elements remain; its result, the near-null
+// basis [F; I] (size x count, column-major, in the half's places), `trusted` as an inertia's.
+struct BasisTask {
+  double sigma = 0;
+  int half = 0;
+  int64_t want = 1;
+  // The elimination also stops where the candidate's |d| and its row's entries are all <= floor
+  // (a near-null space wider than `want`: its elements all go to the tail, up to
+  // structured::kTailCap of them). In T's units, as sigma.
+  double floor = 0;
+};
+struct HalfBasis {
+  int trusted = 0;
+  int64_t count = 0;
+  std::vector<double> x;
+};
+using BasisBatch = std::function<Status(const std::vector<BasisTask> &tasks, std::vector<HalfBasis> &out)>;
 // What a structured call offers its search: the batch, the number of tasks that run side by side,
-// and the diagonals of T's two half blocks in the sine basis (T's units; structured::Guide).
+// and the diagonals of T's two half blocks in the sine basis (T's units; structured::Guide); and
+// the basis tasks for the eigenvectors.
 struct InertiaSource {
   InertiaBatch batch;
+  BasisBatch basis;
   int slots = 1;
   std::vector<double> diagonal[2];
 };

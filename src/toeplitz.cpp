@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <functional>
 #include <mutex>
@@ -610,15 +611,15 @@ gpu::Status values_gpu(char range, int n, const Problem &p, int il, int iu, int 
 
 // ---- Eigenvalues by the structured method: a few of a large T, never formed ------------------
 
-// Whether the eigenvalues (JOBZ 'N', RANGE 'I' or 'V') go to the structured method first, on the
-// GPU or the CPU: GPUEIG_TOEPLITZ_METHOD, or auto: when at most the count of the largest tier
+// Whether the eigenvalues (RANGE 'I' or 'V'; with their vectors or not) go to the structured
+// method first, on the GPU or the CPU: GPUEIG_TOEPLITZ_METHOD, or auto: when at most the count of the largest tier
 // whose order n reaches are wanted (tuning::kToeplitzStructuredGpu / Cpu; RANGE 'V': counted by
 // the search's first evaluations, which decline more), and from kToeplitzStructuredAlways on
 // whatever the count (each dense half block would take 8 GB and more). *most: the count the
 // search may accept (-1: any).
-bool structured_first(char jobz, char range, int n, int il, int iu, bool gpu, int64_t *most) {
+bool structured_first(char range, int n, int il, int iu, bool gpu, int64_t *most) {
   *most = -1;
-  if (lsame(jobz, 'V') || lsame(range, 'A') || n > tuning::kToeplitzStructuredMaxOrder) return false;
+  if (lsame(range, 'A') || n > tuning::kToeplitzStructuredMaxOrder) return false;
   const int method = env::choice("GPUEIG_TOEPLITZ_METHOD", {"auto", "dense", "structured"}, 0);
   if (method != 0) return method == 2;
   if (n >= tuning::kToeplitzStructuredAlways) return true;
@@ -635,62 +636,116 @@ bool structured_first(char jobz, char range, int n, int il, int iu, bool gpu, in
   return true;
 }
 
-std::string structured_note(const char *where, const structured::Report &r, int64_t bytes = -1) {
-  return std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
-         " rounds, " + std::to_string(r.evaluations) + " half-block evaluations, " + std::to_string(r.slots) +
-         " side by side" +
-         (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB" : std::string()) +
-         (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string()) +
-         (r.ok ? std::string() : "; declined (" + r.why + "): the dense method");
+std::string structured_note(const char *where, const structured::Report &r, const structured::VectorReport *v,
+                            int64_t bytes = -1) {
+  std::string note = std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
+                     " rounds, " + std::to_string(r.evaluations) + " half-block evaluations, " +
+                     std::to_string(r.slots) + " side by side" +
+                     (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB" : std::string()) +
+                     (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string());
+  if (!r.ok) return note + "; declined (" + r.why + "): the dense method";
+  if (v) {
+    char worst[32];
+    std::snprintf(worst, sizeof worst, "%.2g", v->worst);
+    note += "; eigenvectors: " + std::to_string(v->bases) + " bases in " + std::to_string(v->attempts) +
+            " rounds, " + (v->ok ? std::string("largest residual ratio ") + worst
+                                 : "not certified (" + v->why + "): the dense method");
+  }
+  return note;
+}
+
+// Eigenvectors of the structured method, n x m with leading dimension n, and what they cost.
+struct StructuredVectors {
+  std::vector<double> z;
+  structured::VectorReport report;
+};
+
+// The structured eigenvalues, and with `vectors` their eigenvectors, by the evaluations and bases
+// `source` offers: the search, then structured::eigenvectors on its halves.
+gpu::Status structured_run(const gpu::InertiaSource &source, const structured::Guide &guide, char range, int n,
+                           const Problem &p, int il, int iu, int64_t most, int *m, double *w,
+                           structured::Report &rep, StructuredVectors *vectors) {
+  std::vector<int> halves(vectors ? n : 0);
+  rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, source.slots, source.batch, most, m, w,
+                           &guide, vectors ? halves.data() : nullptr);
+  if (!rep.ok) {
+    if (!rep.failure) return rep.failure;
+    return gpu::Status::fail(gpu::Status::unsafe, rep.why);
+  }
+  if (!vectors || *m == 0) return gpu::Status::success();
+  vectors->z.assign(size_t(n) * size_t(*m), 0.0);
+  vectors->report = structured::eigenvectors(n, p.t, *m, w, halves.data(),
+                                              structured::search_tolerance(n, p.t, p.abstol), source.basis,
+                                              vectors->z.data(), n);
+  if (vectors->report.ok) return gpu::Status::success();
+  return gpu::Status::fail(gpu::Status::unsafe, vectors->report.why);
 }
 
 // The structured method with the GPU's evaluations: ok, `unsafe` where it declined or could not
 // settle (the caller then runs the dense method), or the device failure of an evaluation.
 gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most,
-                           int *m, double *w, structured::Report &rep, int64_t *bytes) {
-  gpu::Status s = gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaSource &source) {
+                           int *m, double *w, structured::Report &rep, int64_t *bytes,
+                           StructuredVectors *vectors = nullptr) {
+  return gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaSource &source) {
     const structured::Guide guide = structured::guide_of(source.diagonal[0], source.diagonal[1]);
-    rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, source.slots, source.batch, most, m, w,
-                             &guide);
-    if (rep.ok) return gpu::Status::success();
-    if (!rep.failure) return rep.failure;
-    return gpu::Status::fail(gpu::Status::unsafe, rep.why);
+    return structured_run(source, guide, range, n, p, il, iu, most, m, w, rep, vectors);
   }, bytes);
-  return s;
 }
 
-// The eigenvalues on the GPU: the structured method where structured_first says so (the dense
-// method where it declines), else the dense half blocks.
-gpu::Status values_any_gpu(CallRecord *call, char jobz, char range, int n, const Problem &p, int il,
-                           int iu, int *m, double *w, int *info, bool *structured_unsettled) {
+// The structured method with the host's evaluations: true where it settled (and certified the
+// vectors asked for).
+bool structured_cpu(CallRecord &call, char range, int n, const Problem &p, int il, int iu, int64_t most, int *m,
+                    double *w, StructuredVectors *vectors) {
+  const structured::CauchyForm form = structured::cauchy_form(n, p.t);
+  gpu::InertiaSource source;
+  source.batch = structured::host_evaluator(form);
+  source.basis = structured::host_basis(form);
+  source.slots = structured::host_slots();
+  structured::Report rep;
+  const gpu::Status s = structured_run(source, structured::guide_of(form), range, n, p, il, iu, most, m, w, rep,
+                                       vectors);
+  call.add_note(structured_note("CPU", rep, vectors ? &vectors->report : nullptr));
+  return bool(s);
+}
+
+// The structured vectors (n x m) into Z.
+void copy_vectors(int n, int m, const StructuredVectors &v, double *z, int ldz) {
+  for (int j = 0; j < m; ++j) std::copy_n(v.z.data() + size_t(j) * n, n, z + size_t(j) * ldz);
+}
+
+// The eigenvalues, and with `vectors` the eigenvectors, on the GPU: the structured method where
+// structured_first says so (the dense method where it declines or cannot certify), else the dense
+// half blocks. With vectors they come back in *vectors (n x m) when the structured method gave
+// them, else in dense_z() (leading dimension ldz; asked for only where the dense method runs).
+using DenseZ = std::function<double *()>;
+gpu::Status any_gpu(CallRecord *call, char range, int n, const Problem &p, int il, int iu, int *m, double *w,
+                    int *info, bool *structured_unsettled, StructuredVectors *vectors, const DenseZ &dense_z,
+                    int ldz) {
   int64_t most = -1;
-  if (structured_first(jobz, range, n, il, iu, true, &most)) {
+  if (structured_first(range, n, il, iu, true, &most)) {
     structured::Report rep;
     int64_t bytes = 0;
-    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes);
-    if (call) call->add_note(structured_note("GPU", rep, bytes));
+    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes, vectors);
+    if (call) call->add_note(structured_note("GPU", rep, vectors ? &vectors->report : nullptr, bytes));
     if (s) return *info = 0, s;
     if (s.code != gpu::Status::unsafe) return s;
     *structured_unsettled = true;
+    if (vectors) vectors->z.clear();
   }
+  if (vectors) return *info = 0, vectors_gpu(range, n, p, il, iu, m, w, dense_z(), ldz);
   return values_gpu(range, n, p, il, iu, m, w, info);
 }
 
-// The eigenvalues on the CPU: the structured method with the host's evaluations where
-// structured_first says so and the GPU's search did not already find it unsettled, else (or where
-// it declines) the dense half blocks.
-int values_any_cpu(CallRecord &call, char jobz, char range, int n, const Problem &p, int il, int iu,
-                   bool structured_unsettled, int *m, double *w) {
+// The same on the CPU (the structured method with the host's evaluations, unless the GPU's search
+// already found it unsettled).
+int any_cpu(CallRecord &call, char range, int n, const Problem &p, int il, int iu, bool structured_unsettled,
+            int *m, double *w, StructuredVectors *vectors, double *z, int ldz) {
   int64_t most = -1;
-  if (!structured_unsettled && structured_first(jobz, range, n, il, iu, false, &most)) {
-    const structured::CauchyForm form = structured::cauchy_form(n, p.t);
-    const structured::Guide guide = structured::guide_of(form);
-    const structured::Report rep =
-        structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, structured::host_slots(),
-                           structured::host_evaluator(form), most, m, w, &guide);
-    call.add_note(structured_note("CPU", rep));
-    if (rep.ok) return 0;
+  if (!structured_unsettled && structured_first(range, n, il, iu, false, &most)) {
+    if (structured_cpu(call, range, n, p, il, iu, most, m, w, vectors)) return 0;
+    if (vectors) vectors->z.clear();
   }
+  if (vectors) return vectors_cpu(range, n, p, il, iu, m, w, z, ldz);
   return values_cpu(range, n, p, il, iu, m, w);
 }
 
@@ -726,23 +781,30 @@ gpu::Status toeplitz_on_device(gpu::Device &dev, char jobz, char range, int n, c
   const bool wantz = lsame(jobz, 'V');
   const Problem p = prepare(n, ht.data(), range, vl, vu, abstol, !wantz);
   int mm = 0, r = 0;
-  std::vector<double> hw(n), hz(wantz && !p.empty ? size_t(n) * n : 1);
+  std::vector<double> hw(n), hz;
+  StructuredVectors sv;  // the structured method's vectors (n x M), where it gave them
+  // The dense method's vectors (n x n staged), sized only where it runs.
+  auto dense_z = [&] {
+    hz.assign(size_t(n) * n, 0.0);
+    return hz.data();
+  };
   if (!p.empty) {
     bool unsettled = false;
-    s = wantz ? vectors_gpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
-              : values_any_gpu(nullptr, jobz, range, n, p, il, iu, &mm, hw.data(), &r, &unsettled);
+    s = any_gpu(nullptr, range, n, p, il, iu, &mm, hw.data(), &r, &unsettled, wantz ? &sv : nullptr, dense_z, n);
     if (s.code == gpu::Status::unsafe) {
-      r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), hz.data(), n)
+      r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), dense_z(), n)
                 : values_cpu(range, n, p, il, iu, &mm, hw.data());
       if (r < 0) return gpu::Status::fail(gpu::Status::device_error, "the host recompute failed");
       s = gpu::Status::success();
+      sv.z.clear();
     }
     if (!s) return s;
   }
   if (r != 0) mm = 0;
   if (p.sigma != 1)
     for (int i = 0; i < mm; ++i) hw[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
-  if (wantz && mm > 0 && !(s = dev.upload_matrix(z, ldz, hz.data(), n, n, mm, stream))) return s;
+  const double *zs = sv.z.empty() ? hz.data() : sv.z.data();
+  if (wantz && mm > 0 && !(s = dev.upload_matrix(z, ldz, zs, n, n, mm, stream))) return s;
   if (!(s = dev.upload_arrays({{w, hw.data(), mm * kD}, {info, &r, kI}}, stream))) return s;
   *m = mm;
   return s;
@@ -800,24 +862,19 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
       call.done(Backend::cpu, "(VL, VU] beyond the spectrum");
       return 0;
     }
-    int info;
-    if (wantz) {  // eigenvectors: each half block's eigenpairs by gpu_syevd's or gpu_syevx's method
-      info = run_dispatched(
-          call, Routine::toeplitz, n,
-          [&](int &gpu_info) {
-            gpu_info = 0;
-            return vectors_gpu(range, n, p, il, iu, m, w, z, ldz);
-          },
-          [&] { return vectors_cpu(range, n, p, il, iu, m, w, z, ldz); });
-    } else {
-      bool unsettled = false;  // the structured method could not settle it on the GPU
-      info = run_dispatched(
-          call, Routine::toeplitz, n,
-          [&](int &gpu_info) {
-            return values_any_gpu(&call, jobz, range, n, p, il, iu, m, w, &gpu_info, &unsettled);
-          },
-          [&] { return values_any_cpu(call, jobz, range, n, p, il, iu, unsettled, m, w); });
-    }
+    // The structured method first where structured_first says so (its vectors, if any, into sv),
+    // else (or where it declines or cannot certify) the dense half blocks: eigenvalues by their
+    // tridiagonal forms, eigenvectors by gpu_syevd's or gpu_syevx's method on each.
+    bool unsettled = false;  // the structured method could not settle it on the GPU
+    StructuredVectors sv;
+    StructuredVectors *vectors = wantz ? &sv : nullptr;
+    const int info = run_dispatched(
+        call, Routine::toeplitz, n,
+        [&](int &gpu_info) {
+          return any_gpu(&call, range, n, p, il, iu, m, w, &gpu_info, &unsettled, vectors, [&] { return z; }, ldz);
+        },
+        [&] { return any_cpu(call, range, n, p, il, iu, unsettled, m, w, vectors, z, ldz); });
+    if (info == 0 && wantz && !sv.z.empty()) copy_vectors(n, *m, sv, z, ldz);
     if (info == 0 && p.sigma != 1)
       for (int i = 0; i < *m; ++i) w[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
     return info;

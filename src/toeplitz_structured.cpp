@@ -24,16 +24,6 @@ constexpr double kEps = DBL_EPSILON;
 constexpr int kMaxRounds = 400;
 constexpr int kMaxRetries = 12;
 
-// ||T||_1: the largest column sum, |t0| + P(c) + P(n-1-c) over the columns c, P(k) the sum of
-// |t(1..k)| (the arms above and below the diagonal).
-double norm1(int64_t n, const double *t) {
-  std::vector<double> prefix(n, 0.0);
-  for (int64_t k = 1; k < n; ++k) prefix[k] = prefix[k - 1] + std::fabs(t[k]);
-  double best = 0;
-  for (int64_t c = 0; c < n; ++c) best = std::max(best, prefix[c] + prefix[n - 1 - c]);
-  return std::fabs(t[0]) + best;
-}
-
 // A bracket's half block where it is T's own (both halves at each of its shifts).
 constexpr int kBoth = 2;
 
@@ -307,7 +297,12 @@ CauchyForm cauchy_form(int64_t n, const double *t_in) {
   return f;
 }
 
-int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted, double *logdet) {
+namespace {
+
+// half_inertia's elimination; with `rec`, the pivots recorded and the elimination stopped once at
+// most want + 1 elements remain (those then recorded as the tail).
+int64_t eliminate(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted, double *logdet, Record *rec,
+                  int64_t want, double floor) {
   int64_t m = b.size, neg = 0;
   *logdet = 0;
   if (m == 0) return 0;
@@ -355,7 +350,11 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
     if (std::fabs(d[i]) > std::fabs(d[r])) r = i;
   int64_t q = -1, s = -1;
   double w_r = row(r, c, &q, &s);
+  auto snapshot = [&] {
+    for (int64_t i = 0; i < m; ++i) rec->tail.push_back({g[i], h[i], v[i], d[i], 0});
+  };
   while (m > 1) {
+    if (rec && (m <= want + 1 || (m <= kTailCap && std::fabs(d[r]) <= floor && w_r <= floor))) break;
     // Bunch-Kaufman on candidate r: the 1x1 pivot r or q, or the 2x2 pivot (r, q). A zero row r
     // is its own pivot with no update (its multipliers are zero).
     int64_t p1 = r, p2 = -1;
@@ -366,6 +365,10 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
       if (std::fabs(d[r]) * w_q >= kAlpha * w_r * w_r) p1 = r;
       else if (std::fabs(d[q]) >= kAlpha * w_q) p1 = q, by_q = true;
       else p2 = q;
+    }
+    if (rec) {
+      rec->pivots.push_back({g[p1], h[p1], v[p1], d[p1], p2 < 0 ? 0 : 1});
+      if (p2 >= 0) rec->pivots.push_back({g[p2], h[p2], v[p2], d[p2], 2});
     }
     if (w_r == 0) {
       neg += d[r] < 0;
@@ -414,9 +417,24 @@ int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *truste
     r = next;
     w_r = row(r, c, &q, &s);
   }
-  if (m == 1) neg += d[0] < 0, *logdet += std::log(std::fabs(d[0]));
+  if (rec) snapshot();
+  else if (m == 1) neg += d[0] < 0, *logdet += std::log(std::fabs(d[0]));
   if (!finite || !(largest <= kGrowth * start)) *trusted = false;
   return neg;
+}
+
+}  // namespace
+
+int64_t half_inertia(const CauchyHalf &b, double sigma, Scratch &w, bool *trusted, double *logdet) {
+  return eliminate(b, sigma, w, trusted, logdet, nullptr, 0, 0);
+}
+
+bool half_record(const CauchyHalf &b, double sigma, int64_t want, double floor, Scratch &scratch, Record &out) {
+  bool trusted = true;
+  double logdet = 0;
+  out.pivots.clear(), out.tail.clear();
+  eliminate(b, sigma, scratch, &trusted, &logdet, &out, std::max<int64_t>(want, 1), floor);
+  return trusted;
 }
 
 gpu::ToeplitzInertia inertia(const CauchyForm &form, const gpu::InertiaTask &task, Scratch &scratch) {
@@ -462,14 +480,13 @@ gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> 
 
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
               double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
-              const Guide *guide) {
+              const Guide *guide, int *halves) {
   Report rep;
   *m = 0;
   slots = std::max(slots, 1);
   rep.slots = slots;
   const double norm = std::max(norm1(n, t), DBL_MIN);
-  const double floor = 2 * kEps * norm;
-  const double tol = abstol > 0 ? std::max(abstol, floor) : std::max(2.0, double(n)) * kEps * norm;
+  const double tol = search_tolerance(n, t, abstol);
   const int64_t half_size[2] = {(n + 1) / 2, n / 2};
   std::vector<gpu::InertiaTask> tasks;
   std::vector<gpu::ToeplitzInertia> out;
@@ -656,21 +673,43 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   }
 
   // ---- Every wanted eigenvalue from exactly one finished bracket, at its midpoint: T's
-  // brackets give their indices within il .. iu, a half's all it holds.
-  std::vector<double> values;
+  // brackets give their indices within il .. iu (the first of them, by T's order, counted as
+  // half 0's as far as the bracket holds half 0's: they lie within the tolerance of each other),
+  // a half's all it holds.
+  std::vector<std::pair<double, int>> values;
   for (const Bracket &b : done) {
     const double mid = b.lo.x + b.width() / 2;
-    int64_t from = b.count(b.lo) + 1, to = b.count(b.hi);
+    const int64_t first = b.count(b.lo) + 1;
+    int64_t from = first, to = b.count(b.hi);
     if (b.half == kBoth) from = std::max<int64_t>(from, il), to = std::min<int64_t>(to, iu);
-    for (int64_t idx = from; idx <= to; ++idx) values.push_back(mid);
+    const int64_t zeros = b.half == kBoth ? b.hi.below[0] - b.lo.below[0] : 0;
+    for (int64_t idx = from; idx <= to; ++idx)
+      values.push_back({mid, b.half != kBoth ? b.half : idx - first < zeros ? 0 : 1});
   }
   if (int64_t(values.size()) != int64_t(iu) - il + 1)
     return rep.why = "brackets do not cover the wanted indices", rep;
   std::sort(values.begin(), values.end());
-  std::copy(values.begin(), values.end(), w);
+  for (size_t i = 0; i < values.size(); ++i) {
+    w[i] = values[i].first;
+    if (halves) halves[i] = values[i].second;
+  }
   *m = int(values.size());
   rep.ok = true;
   return rep;
+}
+
+double norm1(int64_t n, const double *t) {
+  std::vector<double> prefix(n, 0.0);
+  for (int64_t k = 1; k < n; ++k) prefix[k] = prefix[k - 1] + std::fabs(t[k]);
+  double best = 0;
+  for (int64_t c = 0; c < n; ++c) best = std::max(best, prefix[c] + prefix[n - 1 - c]);
+  return std::fabs(t[0]) + best;
+}
+
+double search_tolerance(int64_t n, const double *t, double abstol) {
+  const double norm = std::max(norm1(n, t), DBL_MIN);
+  const double floor = 2 * kEps * norm;
+  return abstol > 0 ? std::max(abstol, floor) : std::max(2.0, double(n)) * kEps * norm;
 }
 
 int host_slots() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)); }

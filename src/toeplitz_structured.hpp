@@ -175,6 +175,130 @@ Guide guide_of(const CauchyForm &form);
 // Half block `half`'s diagonal in T's units (the form's divided by its scale).
 std::vector<double> diagonal_of(const CauchyForm &form, int half);
 
+// ---- Eigenvectors: a near-null basis of a half block H - sigma I from one elimination --------
+//
+// The elimination that counts the inertia also solves: carrying the identity's rows beside H (the
+// bordered matrix [H - sigma I; I]), each eliminated pivot's row becomes a "frozen" row of the
+// identity block, a Cauchy-like row on the remaining columns held by two generators and its node
+// like any other, updated by every later pivot but never chosen as one. Once K elements remain
+// (the last pivots Bunch-Kaufman leaves: the smallest, near sigma an eigenvalue's), the vectors
+// x_c = [F(:, c); e_c] (F(i, c) the frozen row i's entry in remaining column c) satisfy
+// (H - sigma I) x_c = [0; S e_c], S the K x K Schur complement left: they span the near-null
+// space, one step of block inverse iteration from the last K coordinates (K = 1: P' L^-T e_n).
+// The frozen rows need no pass of the elimination: each is replayed from the recorded pivots on
+// its own (O(n) memory for the record, O(n^2) independent work), on the GPU a thread a row.
+
+// One recorded pivot element: its generators, node and diagonal (of H - sigma I's Schur
+// complement) when eliminated; `pair` 0 for a 1x1 pivot, 1 and 2 for the two elements of a 2x2
+// one (in the elimination's order: x = cauchy_entry(second, first) is their coupling).
+struct Pivot {
+  double g = 0, h = 0, v = 0, d = 0;
+  int pair = 0;
+};
+
+// Frozen row k's generators right after its pivot step: -inv(P) applied to the pivot's rows (a
+// zero 1x1 pivot, a decoupled exactly singular element, freezes as zero).
+GPUEIG_HD inline void frozen_start(const Pivot *p, int64_t k, double *g, double *h) {
+  const Pivot &a = p[k];
+  if (a.pair == 0) {
+    const double s = a.d != 0 ? -1 / a.d : 0;
+    *g = s * a.g, *h = s * a.h;
+    return;
+  }
+  const Pivot &p1 = a.pair == 1 ? a : p[k - 1], &p2 = a.pair == 1 ? p[k + 1] : a;
+  const double x = cauchy_entry(p2.g, p2.h, p2.v, p1.g, p1.h, p1.v), det = p1.d * p2.d - x * x;
+  const double c1 = (a.pair == 1 ? p2.d : -x) / det, c2 = (a.pair == 1 ? -x : p1.d) / det;
+  *g = -(c1 * p1.g + c2 * p2.g), *h = -(c1 * p1.h + c2 * p2.h);
+}
+
+// A frozen row (g, h, node v) updated by pivot step k (1x1, or the pair starting at k) as the
+// elimination updates an element: returns the records the step took (1 or 2).
+GPUEIG_HD inline int frozen_step(const Pivot *p, int64_t k, double v, double &g, double &h) {
+  const Pivot &p1 = p[k];
+  const double c1 = cauchy_entry(g, h, v, p1.g, p1.h, p1.v);
+  if (p1.pair == 0) {
+    const double f = p1.d != 0 ? c1 / p1.d : 0;
+    g -= f * p1.g, h -= f * p1.h;
+    return 1;
+  }
+  const Pivot &p2 = p[k + 1];
+  const double c2 = cauchy_entry(g, h, v, p2.g, p2.h, p2.v);
+  const double x = cauchy_entry(p2.g, p2.h, p2.v, p1.g, p1.h, p1.v), det = p1.d * p2.d - x * x;
+  const double f1 = (c1 * p2.d - c2 * x) / det, f2 = (c2 * p1.d - c1 * x) / det;
+  g -= f1 * p1.g + f2 * p2.g, h -= f1 * p1.h + f2 * p2.h;
+  return 2;
+}
+
+// Row k of F (frozen rows 0 .. frozen-1, pivots in `p`; `tail`: the remaining elements):
+// out[c] = the frozen row's entry in remaining column c.
+GPUEIG_HD inline void frozen_row(const Pivot *p, int64_t frozen, int64_t k, const Pivot *tail, int64_t count,
+                                 double *out, int64_t out_stride) {
+  double g, h;
+  frozen_start(p, k, &g, &h);
+  const double v = p[k].v;
+  int64_t j = k + 1;
+  if (p[k].pair == 1) ++j;  // the pair's second element froze in the same step
+  while (j < frozen) j += frozen_step(p, j, v, g, h);
+  for (int64_t c = 0; c < count; ++c)
+    out[c * out_stride] = cauchy_entry(g, h, v, tail[c].g, tail[c].h, tail[c].v);
+}
+
+// An elimination's record for the basis: the pivots until `tail` (or tail + 1, where a 2x2 pivot
+// would cross it) elements remained, and those elements then.
+struct Record {
+  std::vector<Pivot> pivots, tail;
+};
+
+// The largest tail a basis takes where the remaining elements are all below its floor (the Schur
+// complement's eigenvectors then cost O(kTailCap^3) on the host).
+constexpr int64_t kTailCap = 256;
+
+// The host's elimination of half block b at sigma recorded until at most want + 1 elements
+// remain, or at most kTailCap whose candidate's |d| and row are <= floor (stopped there):
+// trusted as half_inertia's.
+bool half_record(const CauchyHalf &b, double sigma, int64_t want, double floor, Scratch &scratch, Record &out);
+
+// The basis from a record and its F (frozen x tail.size(), column-major, `frozen` =
+// pivots.size()): the columns [F(:, c); e_c] placed by the elements' nodes, combined by the
+// eigenvectors of the tail's Schur complement S of the `want` smallest |eigenvalue| (the near-
+// null directions; a column alone also carries S's large part) into out (size x want,
+// column-major). False where a node is not the half's.
+bool basis_from_record(const CauchyHalf &nodes, const Record &rec, const std::vector<double> &f, int64_t want,
+                       std::vector<double> &out);
+
+// F on host threads.
+void replay(const Record &rec, std::vector<double> &f);
+
+// The host's basis tasks on `form`: elimination, replay and assembly.
+gpu::BasisBatch host_basis(const CauchyForm &form);
+
+// The eigenvectors of the eigenvalues w[0 .. m-1] (ascending, each of half block half[i], within
+// `tol` as the search left them) of T(i,j) = t(|i-j|) into z (n x m, leading dimension ldz):
+// for each half the eigenvalues closer than 2 tol share a shift and a basis of their number; the
+// bases of a half's eigenvalues closer than max(1e-3, 100/n) ||T||_1 are orthonormalized together
+// and rotated by Rayleigh-Ritz (T x by FFT products), each vector lifted to T's basis by the
+// DST-I; a vector is kept only where ||T x - w x|| <= 30 n eps ||T||_1 ||x|| (FFT products), else
+// its shift's basis is recomputed (one more element, the shift moved by a fraction of tol), three
+// tries at most. The residual is taken against the Ritz value (the Rayleigh quotient) kept within
+// tol / 2 of w, which then replaces w (W sorted again, Z's columns with it): the bracket's
+// midpoint alone may be tol / 2 off. On !ok, w and z are unspecified.
+struct VectorReport {
+  bool ok = false;
+  std::string why;       // when !ok
+  int64_t bases = 0;     // basis tasks run
+  int attempts = 0;      // rounds of them
+  double worst = 0;      // the largest residual ratio ||T x - w x|| / (n eps ||T||_1) kept
+};
+VectorReport eigenvectors(int64_t n, const double *t, int m, double *w, const int *half, double tol,
+                          const gpu::BasisBatch &basis, double *z, int64_t ldz);
+
+// ||T||_1: the largest column sum, |t0| + P(c) + P(n-1-c) over the columns c, P(k) the sum of
+// |t(1..k)| (the arms above and below the diagonal).
+double norm1(int64_t n, const double *t);
+
+// The tolerance search() brackets to (its ABSTOL rule): the eigenvectors' multiplet rule.
+double search_tolerance(int64_t n, const double *t, double abstol);
+
 // What the search did, for GPUEIG_VERBOSE and the benchmark.
 struct Report {
   bool ok = false;
@@ -194,9 +318,10 @@ struct Report {
 // (ABSTOL below 2 eps ||T||_1 is raised to that). `slots`: how many (shift, half) evaluations run
 // side by side (a round fills whole waves of them). `most` >= 0: declines (before any other evaluation) when more than
 // `most` eigenvalues are wanted. Returns the report; on !ok, *m = 0 and w is unspecified.
+// `halves` (optional, n entries): the half block of each returned eigenvalue.
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
               double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
-              const Guide *guide = nullptr);
+              const Guide *guide = nullptr, int *halves = nullptr);
 
 // The host evaluator on `form` (kept alive by the caller): the tasks shared out over threads.
 Evaluate host_evaluator(const CauchyForm &form);

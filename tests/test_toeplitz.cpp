@@ -225,6 +225,28 @@ INSTANTIATE_TEST_SUITE_P(
              "_range" + std::get<2>(p.param) + "_jobz" + std::get<3>(p.param);
     });
 
+// The structured method with eigenvectors (GPUEIG_TOEPLITZ_METHOD=structured, RANGE 'I' and
+// 'V'): the same answers as dense DSYEVR through the public API, on either backend.
+class ToeplitzStructuredZoo : public ToeplitzTest,
+                              public ::testing::WithParamInterface<std::tuple<std::string, int>> {};
+
+TEST_P(ToeplitzStructuredZoo, VectorsMatchDenseDsyevr) {
+  const auto &[kind, n] = GetParam();
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  setenv("GPUEIG_TOEPLITZ_METHOD", "structured", 1);
+  for (char range : {'I', 'V'})
+    for (const Query &q : queries(t, range))
+      if (q.range == 'V' || q.iu - q.il < 24) check_query(kind, t, 'V', ldz_for('V', n), q);
+  unsetenv("GPUEIG_TOEPLITZ_METHOD");
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, ToeplitzStructuredZoo,
+                         ::testing::Combine(::testing::ValuesIn(zoo::toeplitz_kinds()),
+                                            ::testing::Values(1, 2, 5, 17, 64, 127)),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, int>> &p) {
+                           return std::get<0>(p.param) + "_n" + std::to_string(std::get<1>(p.param));
+                         });
+
 using AnalyticParam = std::tuple<int, char>;  // n, JOBZ
 
 class ToeplitzAnalytic : public ToeplitzTest,

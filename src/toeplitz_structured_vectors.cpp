@@ -1,0 +1,411 @@
+// The structured method's eigenvectors (see toeplitz_structured.hpp): near-null bases of the half
+// blocks from recorded eliminations, lifted to T's basis by the DST-I, rotated by Rayleigh-Ritz
+// where eigenvalues lie close, and kept only where T x - w x, by FFT products, is at LAPACK's
+// test-ratio level.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "fft.hpp"
+#include "host_parts.hpp"
+#include "lapack.hpp"
+#include "toeplitz_structured.hpp"
+
+namespace gpueig::structured {
+namespace {
+
+constexpr double kEps = DBL_EPSILON;
+// LAPACK's test-ratio threshold: a vector is kept where ||T x - w x||_1 <= 30 n eps ||T||_1 ||x||,
+// on the last round; earlier rounds ask for kTarget, and a group above it takes another round at
+// its Ritz values (measured on the CPU, 2026-11-27, 8 smallest of n = 1000 .. 4000: the first
+// round's ratios 0.03 - 8.8, growing about as sqrt(n) for a random t).
+constexpr double kThreshold = 30;
+constexpr double kTarget = 4;
+// Rounds of basis tasks: each retry adds an element to the basis and moves the shift.
+constexpr int kTries = 3;
+
+uint64_t bits_of(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+double dot(int64_t n, const double *x, const double *y) {
+  double s = 0;
+  for (int64_t i = 0; i < n; ++i) s += x[i] * y[i];
+  return s;
+}
+
+// The eigenvalues of one half that share a shift (closer than 2 tol: the search cannot tell them
+// apart) and the group (closer than the orthogonality gap) they are rotated in.
+struct Multiplet {
+  int half = 0;
+  std::vector<int> index;  // into w, ascending
+  double shift = NAN;      // the next basis' shift, where a round refined it (else the w's mean)
+};
+struct Group {
+  std::vector<int> multiplets;
+  bool done = false;
+};
+
+// Columns of x (n x count, column-major) orthonormalized in place by classical Gram-Schmidt
+// twice, a column that loses all but 1e-10 of its norm to the earlier ones dropped: the number
+// kept (packed first).
+int64_t orthonormalize(int64_t n, int64_t count, std::vector<double> &x) {
+  int64_t kept = 0;
+  std::vector<double> r(count);
+  for (int64_t c = 0; c < count; ++c) {
+    double *v = x.data() + c * n;
+    const double before = std::sqrt(dot(n, v, v));
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t q = 0; q < kept; ++q) r[q] = dot(n, x.data() + q * n, v);
+      for (int64_t q = 0; q < kept; ++q) {
+        const double *u = x.data() + q * n;
+        for (int64_t i = 0; i < n; ++i) v[i] -= r[q] * u[i];
+      }
+    }
+    const double after = std::sqrt(dot(n, v, v));
+    if (!(after > 1e-10 * before) || !std::isfinite(after)) continue;
+    double *to = x.data() + kept * n;
+    for (int64_t i = 0; i < n; ++i) to[i] = v[i] / after;
+    ++kept;
+  }
+  x.resize(kept * n);
+  return kept;
+}
+
+// The eigenvectors of the symmetric k x k matrix a (column-major; destroyed) by cyclic Jacobi
+// rotations, the columns of v in the order of |eigenvalue| ascending (at most 60 sweeps: each
+// squares the off-diagonal part once the rotations are small).
+std::vector<double> small_eigenvectors(int64_t k, std::vector<double> a) {
+  std::vector<double> v(k * k, 0.0);
+  for (int64_t i = 0; i < k; ++i) v[i + i * k] = 1;
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    double off = 0, all = 0;
+    for (int64_t j = 0; j < k; ++j)
+      for (int64_t i = 0; i < k; ++i) (i == j ? all : off) += a[i + j * k] * a[i + j * k];
+    if (!(off > 1e-34 * (all + off))) break;
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t q = p + 1; q < k; ++q) {
+        const double apq = a[p + q * k];
+        if (apq == 0) continue;
+        const double theta = (a[q + q * k] - a[p + p * k]) / (2 * apq);
+        const double tn = (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(tn * tn + 1), sn = tn * c;
+        for (int64_t r = 0; r < k; ++r) {  // columns p, q
+          const double x = a[r + p * k], y = a[r + q * k];
+          a[r + p * k] = c * x - sn * y, a[r + q * k] = sn * x + c * y;
+        }
+        for (int64_t r = 0; r < k; ++r) {  // rows p, q
+          const double x = a[p + r * k], y = a[q + r * k];
+          a[p + r * k] = c * x - sn * y, a[q + r * k] = sn * x + c * y;
+        }
+        for (int64_t r = 0; r < k; ++r) {
+          const double x = v[r + p * k], y = v[r + q * k];
+          v[r + p * k] = c * x - sn * y, v[r + q * k] = sn * x + c * y;
+        }
+      }
+  }
+  std::vector<int64_t> order(k);
+  for (int64_t i = 0; i < k; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t x, int64_t y) { return std::fabs(a[x + x * k]) < std::fabs(a[y + y * k]); });
+  std::vector<double> sorted(k * k);
+  for (int64_t c = 0; c < k; ++c) std::copy_n(v.data() + order[c] * k, k, sorted.data() + c * k);
+  return sorted;
+}
+
+}  // namespace
+
+void replay(const Record &rec, std::vector<double> &f) {
+  const int64_t frozen = int64_t(rec.pivots.size()), count = int64_t(rec.tail.size());
+  f.assign(frozen * count, 0.0);
+  const int parts = host_parts(frozen * frozen / 2, int64_t(1) << 16);
+  run_parts(parts, [&](int part) {  // rows interleaved: a row's work falls with its step
+    for (int64_t k = part; k < frozen; k += parts)
+      frozen_row(rec.pivots.data(), frozen, k, rec.tail.data(), count, f.data() + k, frozen);
+  });
+}
+
+bool basis_from_record(const CauchyHalf &nodes, const Record &rec, const std::vector<double> &f, int64_t want,
+                       std::vector<double> &out) {
+  const int64_t size = nodes.size, frozen = int64_t(rec.pivots.size()), count = int64_t(rec.tail.size());
+  std::vector<double> x;
+  // Every element is known by its node (distinct, carried unchanged through the elimination).
+  std::unordered_map<uint64_t, int64_t> place;
+  place.reserve(size_t(size) * 2);
+  for (int64_t i = 0; i < size; ++i) place[bits_of(nodes.v[i])] = i;
+  auto at = [&](double v) {
+    const auto it = place.find(bits_of(v));
+    return it == place.end() ? int64_t(-1) : it->second;
+  };
+  x.assign(size * count, 0.0);
+  if (frozen + count != size) return false;
+  for (int64_t k = 0; k < frozen; ++k) {
+    const int64_t p = at(rec.pivots[k].v);
+    if (p < 0) return false;
+    for (int64_t c = 0; c < count; ++c) x[c * size + p] = f[c * frozen + k];
+  }
+  for (int64_t c = 0; c < count; ++c) {
+    const int64_t p = at(rec.tail[c].v);
+    if (p < 0) return false;
+    x[c * size + p] = 1;
+  }
+  // (H - sigma I) [F; I] w = [0; S w]: the combinations w of the tail's Schur complement S with
+  // the smallest |eigenvalue| are the near-null vectors (a column alone carries S's larger part).
+  std::vector<double> schur(count * count);
+  for (int64_t a = 0; a < count; ++a)
+    for (int64_t b = 0; b < count; ++b) {
+      const Pivot &p = rec.tail[a], &q = rec.tail[b];
+      schur[a + b * count] = a == b ? p.d : cauchy_entry(p.g, p.h, p.v, q.g, q.h, q.v);
+    }
+  const std::vector<double> w = small_eigenvectors(count, schur);
+  const int64_t keep = std::min(want, count);
+  out.assign(size * keep, 0.0);
+  for (int64_t c = 0; c < keep; ++c)
+    for (int64_t b = 0; b < count; ++b) {
+      const double coef = w[b + c * count];
+      const double *from = x.data() + b * size;
+      double *to = out.data() + c * size;
+      for (int64_t r = 0; r < size; ++r) to[r] += coef * from[r];
+    }
+  return true;
+}
+
+gpu::BasisBatch host_basis(const CauchyForm &form) {
+  return [&form](const std::vector<gpu::BasisTask> &tasks, std::vector<gpu::HalfBasis> &out) {
+    out.assign(tasks.size(), {});
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      Scratch scratch;
+      Record rec;
+      std::vector<double> f;
+      const CauchyHalf &b = form.half[tasks[i].half];
+      const bool trusted =
+          half_record(b, tasks[i].sigma * form.scale, tasks[i].want, tasks[i].floor * form.scale, scratch, rec);
+      replay(rec, f);
+      out[i].trusted = basis_from_record(b, rec, f, tasks[i].want, out[i].x) && trusted;
+      out[i].count = b.size > 0 ? int64_t(out[i].x.size()) / b.size : 0;
+    }
+    return gpu::Status::success();
+  };
+}
+
+VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const int *half, double tol,
+                          const gpu::BasisBatch &basis, double *z, int64_t ldz) {
+  VectorReport rep;
+  // The FFT products on t scaled into [0.5, 1) (a power of two, exact): a tiny t's products
+  // would lose digits to subnormals. The eigenvalues and tol follow inside.
+  const double scale = unit_scale(n, t_in);
+  std::vector<double> scaled(t_in, t_in + n);
+  for (double &x : scaled) x *= scale;
+  const double *t = scaled.data();
+  for (int i = 0; i < m; ++i) w[i] *= scale;
+  tol *= scale;
+  struct Unscale {  // w back to T's units on every return
+    double *w;
+    int m;
+    double scale;
+    ~Unscale() {
+      for (int i = 0; i < m; ++i) w[i] /= scale;
+    }
+  } unscale{w, m, scale};
+  const double norm = std::max(norm1(n, t), DBL_MIN);
+  // Two eigenvalues a gap g apart whose vectors are each accurate to eps ||T|| / g (a backward
+  // stable basis) are orthogonal to about 2 eps ||T|| / g: within n eps (the test ratio's unit)
+  // from g ~ ||T|| / n on. Closer ones are rotated together (DSTEIN groups below 1e-3 ||T||).
+  const double group_gap = norm * std::max(1e-3, 100.0 / double(n));
+  std::vector<Multiplet> multiplets;
+  std::vector<Group> groups;
+  for (int h = 0; h < 2; ++h) {
+    int prev = -1;
+    for (int i = 0; i < m; ++i) {
+      if (half[i] != h) continue;
+      if (prev < 0 || w[i] - w[prev] > group_gap) groups.push_back({});
+      if (prev < 0 || w[i] - w[prev] > 2 * tol || groups.back().multiplets.empty()) {
+        groups.back().multiplets.push_back(int(multiplets.size()));
+        multiplets.push_back({h, {}});
+      }
+      multiplets.back().index.push_back(i);
+      prev = i;
+    }
+  }
+  // Elements left with |d| and rows below sqrt(eps) ||T||_1 (or tol) join a basis' tail rather
+  // than be pivots: near a cluster their values are the elimination's rounding (prolate t: rows
+  // of 1e-13 against a tol of 3e-14 at n = 64), and dividing by them ruins the frozen rows. A
+  // tail wider than needed costs only its Schur complement's eigenvectors (the smallest kept).
+  const double floor = std::max(tol, std::sqrt(kEps) * norm);
+  const int64_t size[2] = {(n + 1) / 2, n / 2};
+  const fft::Dst1 dst(n);
+  const fft::ToeplitzProduct product(n, t);
+  const lapack::Table *L = lapack::table();
+
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    std::vector<gpu::BasisTask> tasks;
+    std::vector<int> task_of(multiplets.size(), -1);
+    for (const Group &g : groups) {
+      if (g.done) continue;
+      for (int k : g.multiplets) {
+        const Multiplet &mu = multiplets[k];
+        double sigma = 0;
+        for (int i : mu.index) sigma += w[i];
+        sigma /= double(mu.index.size());
+        // A retry shifts by the last round's Ritz values (Rayleigh quotient iteration: a basis
+        // from inverse iteration at the bracket's midpoint, up to tol / 2 off, leaves an error
+        // of that over the gap times the start's imbalance, which a shift at the Ritz value,
+        // accurate to its square, removes), the last one with one element more.
+        if (mu.shift == mu.shift) sigma = mu.shift;
+        task_of[k] = int(tasks.size());
+        tasks.push_back({sigma / scale, mu.half,  // in t_in's units
+                         int64_t(mu.index.size()) + (attempt + 1 == kTries ? 1 : 0), floor / scale});
+      }
+    }
+    if (tasks.empty()) break;
+    std::vector<gpu::HalfBasis> bases;
+    const gpu::Status s = basis(tasks, bases);
+    ++rep.attempts;
+    rep.bases += int64_t(tasks.size());
+    if (!s) return rep.why = "basis failed: " + s.reason, rep;
+
+    const double bar = attempt + 1 == kTries ? kThreshold : kTarget;
+    for (Group &g : groups) {
+      if (g.done) continue;
+      // The group's basis columns lifted to T's basis: a half's place p is row j = 2p + half + 1
+      // (1-based) of the sine basis.
+      std::vector<const double *> columns;
+      std::vector<int> wanted;
+      bool usable = true;
+      int h = multiplets[g.multiplets[0]].half;
+      for (int k : g.multiplets) {
+        const gpu::HalfBasis &b = bases[task_of[k]];
+        usable &= b.trusted && int64_t(b.x.size()) == b.count * size[h];
+        for (int64_t c = 0; c < b.count && usable; ++c) columns.push_back(b.x.data() + c * size[h]);
+        wanted.insert(wanted.end(), multiplets[k].index.begin(), multiplets[k].index.end());
+      }
+      if (!usable || columns.size() < wanted.size()) continue;
+      const int64_t count = int64_t(columns.size());
+      std::vector<double> x(n * count), tx;
+      const int parts = static_cast<int>(std::min<int64_t>(host_parts(n * count, int64_t(1) << 14), count));
+      run_parts(parts, [&](int part) {
+        std::vector<fft::Complex> work;
+        std::vector<double> u(n);
+        for (int64_t c = part; c < count; c += parts) {
+          std::fill(u.begin(), u.end(), 0.0);
+          for (int64_t p = 0; p < size[h]; ++p) u[2 * p + h] = columns[c][p];
+          dst.run(u.data(), x.data() + c * n, work);
+        }
+      });
+      const int64_t kept = orthonormalize(n, count, x);
+      if (kept < int64_t(wanted.size())) continue;
+      tx.resize(n * kept);
+      run_parts(std::min<int>(parts, int(kept)), [&](int part) {
+        std::vector<fft::Complex> work;
+        for (int64_t c = part; c < kept; c += std::min<int>(parts, int(kept)))
+          product.run(x.data() + c * n, tx.data() + c * n, work);
+      });
+      // Rayleigh-Ritz: G = X' T X, its eigenvectors V; the wanted eigenvalues (ascending) take the
+      // window of Ritz values (ascending) nearest them.
+      std::vector<double> v(kept * kept, 0.0), theta(kept, 0.0);
+      int64_t first = 0;
+      if (kept > 1) {
+        if (!L) continue;
+        for (int64_t a = 0; a < kept; ++a)
+          for (int64_t b = 0; b <= a; ++b) {
+            const double e = 0.5 * (dot(n, x.data() + a * n, tx.data() + b * n) + dot(n, x.data() + b * n, tx.data() + a * n));
+            v[a + b * kept] = v[b + a * kept] = e;
+          }
+        const int order = int(kept);
+        int lwork = -1, liwork = -1, info = 0, iq = 0;
+        double q = 0;
+        L->dsyevd("V", "L", &order, v.data(), &order, theta.data(), &q, &lwork, &iq, &liwork, &info, 1, 1);
+        lwork = std::max(1, int(q)), liwork = std::max(1, iq);
+        std::vector<double> work(lwork);
+        std::vector<int> iwork(liwork);
+        L->dsyevd("V", "L", &order, v.data(), &order, theta.data(), work.data(), &lwork, iwork.data(), &liwork,
+                  &info, 1, 1);
+        if (info != 0) continue;
+        double best = INFINITY;
+        for (int64_t s0 = 0; s0 + int64_t(wanted.size()) <= kept; ++s0) {
+          double miss = 0;
+          for (size_t i = 0; i < wanted.size(); ++i) miss += std::fabs(theta[s0 + i] - w[wanted[i]]);
+          if (miss < best) best = miss, first = s0;
+        }
+      } else {
+        v[0] = 1;
+        theta[0] = dot(n, x.data(), tx.data());  // the Rayleigh quotient (x of unit length)
+      }
+      // The Ritz vectors, their residuals against the returned eigenvalues, and the verdict.
+      std::vector<double> y(n * wanted.size()), ty(n * wanted.size()), refined(wanted.size());
+      double worst = 0;
+      for (size_t i = 0; i < wanted.size(); ++i) {
+        double *yi = y.data() + i * n, *tyi = ty.data() + i * n;
+        for (int64_t c = 0; c < kept; ++c) {
+          const double coef = v[c + (first + int64_t(i)) * kept];
+          const double *xc = x.data() + c * n, *tc = tx.data() + c * n;
+          for (int64_t r = 0; r < n; ++r) yi[r] += coef * xc[r], tyi[r] += coef * tc[r];
+        }
+        // The Ritz value kept within the bracket's reach (tol / 2 of its midpoint, where the
+        // counts put the eigenvalue): about the eigenvalue's square of the residual over the gap
+        // off, where the midpoint may be tol / 2 off, whose share of T x - w x alone would give a
+        // test ratio of sqrt(n) / 2 (the 1-norm of a unit vector reaches sqrt(n)).
+        const double mid = w[wanted[i]];
+        refined[i] = std::clamp(theta[first + int64_t(i)], mid - tol / 2, mid + tol / 2);
+        const double len = std::sqrt(dot(n, yi, yi));
+        double res = 0;  // ||T y - w y||_1 for y of unit length: dsyt22's ratio for one column
+        for (int64_t r = 0; r < n; ++r) res += std::fabs(tyi[r] - refined[i] * yi[r]);
+        worst = std::max(worst, res / len / (double(n) * kEps * norm));
+        if (!(worst <= bar)) break;
+      }
+      if (!(worst <= bar)) {
+        // The next round's shifts: each multiplet's refined values (all computed: the loop
+        // above may have stopped early).
+        for (size_t i = 0; i < wanted.size(); ++i)
+          refined[i] = std::clamp(theta[first + int64_t(i)], w[wanted[i]] - tol / 2, w[wanted[i]] + tol / 2);
+        size_t at = 0;
+        for (int k : g.multiplets) {
+          Multiplet &mu = multiplets[k];
+          double sum = 0;
+          for (size_t j = 0; j < mu.index.size(); ++j) sum += refined[at++];
+          mu.shift = sum / double(mu.index.size());
+        }
+        continue;
+      }
+      for (size_t i = 0; i < wanted.size(); ++i) {
+        const double *yi = y.data() + i * n;
+        const double len = std::sqrt(dot(n, yi, yi));
+        for (int64_t r = 0; r < n; ++r) z[wanted[i] * ldz + r] = yi[r] / len;
+        w[wanted[i]] = refined[i];
+      }
+      rep.worst = std::max(rep.worst, worst);
+      g.done = true;
+    }
+  }
+  for (const Group &g : groups)
+    if (!g.done) return rep.why = "a vector's residual stayed above 30 n eps ||T||_1", rep;
+  // W ascending again (refined values of different halves within tol of each other may have
+  // crossed), the columns of Z following by cycles of the permutation.
+  std::vector<int> order(m);
+  for (int i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return w[a] < w[b]; });
+  std::vector<double> sorted(m), column(n);
+  for (int i = 0; i < m; ++i) sorted[i] = w[order[i]];
+  std::vector<char> placed(m, 0);
+  for (int start = 0; start < m; ++start) {
+    if (placed[start] || order[start] == start) continue;
+    std::copy_n(z + int64_t(start) * ldz, n, column.begin());
+    int at = start;
+    while (order[at] != start) {
+      std::copy_n(z + int64_t(order[at]) * ldz, n, z + int64_t(at) * ldz);
+      placed[at] = 1;
+      at = order[at];
+    }
+    std::copy_n(column.begin(), n, z + int64_t(at) * ldz);
+    placed[at] = 1;
+  }
+  std::copy(sorted.begin(), sorted.end(), w);
+  rep.ok = true;
+  return rep;
+}
+
+}  // namespace gpueig::structured
