@@ -52,6 +52,26 @@ struct HalfBlock {
   const double *g, *h, *d, *v;
 };
 
+// Where a basis task's elimination (the structured eigenvectors) writes its record
+// (structured::Record): the pivots in order, and the tail once the elimination stops; counts[2k]
+// and counts[2k + 1] their numbers for task k (the tail's counted up by the cluster kernel's
+// blocks: zeroed before the launch).
+struct RecordSink {
+  structured::Pivot *pivots = nullptr;  // stride a task
+  structured::Pivot *tail = nullptr;    // tail_stride a task
+  unsigned long long *counts = nullptr;
+  const BasisTask *tasks = nullptr;
+  int64_t stride = 0, tail_stride = 0;
+  __device__ structured::Pivot *pivots_of(int64_t k) const { return pivots + k * stride; }
+  __device__ structured::Pivot *tail_of(int64_t k) const { return tail + k * tail_stride; }
+  // Whether task k's elimination stops with `left` elements, the candidate's diagonal d and its
+  // row's largest entry w (structured::half_record's rule).
+  __device__ bool stops(int64_t k, int64_t left, double d, double w) const {
+    const double floor = tasks[k].floor;
+    return left <= tasks[k].want + 1 || (left <= structured::kTailCap && fabs(d) <= floor && w <= floor);
+  }
+};
+
 // A candidate of a block-wide argmax: |value| and the element's data (its generators, diagonal
 // and node), so that every thread has the winner's data after one barrier.
 struct Candidate {
@@ -100,14 +120,18 @@ __device__ Candidate block_best(Candidate c, Candidate (*slots)[kWarps], int &tu
 // pivot's data travels with the reductions, so that a step costs two barriers (three when Bunch-
 // Kaufman looks at a second row). Arrays in shared memory (`shared`) or in `work` (4 x stride
 // doubles per task: g, h, d and the places ix).
+template <bool kRecord>
 __global__ void __launch_bounds__(kThreads)
     inertia_kernel(HalfBlock b0, HalfBlock b1, const InertiaTask *tasks, int64_t *below, int *trusted,
-                   double *logdet, bool shared, double *work, int64_t stride) {
+                   double *logdet, bool shared, double *work, int64_t stride, RecordSink sink) {
   extern __shared__ double smem[];
   __shared__ Candidate slots[2][kWarps];
   int turn = 0;
   const HalfBlock b = tasks[blockIdx.x].half ? b1 : b0;
   const double sg = tasks[blockIdx.x].sigma;
+  const int64_t task = blockIdx.x;
+  int64_t np = 0;  // pivots recorded (kRecord)
+  bool snapped = false;
   int64_t m = b.size;
   const int64_t cap = shared ? m : stride;
   double *base = shared ? smem : work + int64_t(blockIdx.x) * 4 * stride;
@@ -146,6 +170,12 @@ __global__ void __launch_bounds__(kThreads)
     }
     const Candidate q = block_best(c, slots, turn);
     const double wr = q.key;
+    if (kRecord && sink.stops(task, m, r.d, wr)) {  // the rest is the basis' tail
+      for (int64_t i = threadIdx.x; i < m; i += kThreads) sink.tail_of(task)[i] = {g[i], h[i], v[ix[i]], d[i], 0};
+      if (threadIdx.x == 0) sink.counts[2 * task + 1] = m;
+      snapped = true;
+      break;
+    }
 
     // Bunch-Kaufman: pivot r, or q, or the 2x2 (r, q). A zero row r is its own 1x1 pivot (no
     // update: its multipliers are zero).
@@ -176,6 +206,13 @@ __global__ void __launch_bounds__(kThreads)
     }
     if (two) ++neg;
     else neg += p1.d < 0;
+    if (kRecord) {
+      if (threadIdx.x == 0) {
+        sink.pivots_of(task)[np] = {p1.g, p1.h, p1.v, p1.d, two ? 1 : 0};
+        if (two) sink.pivots_of(task)[np + 1] = {p2.g, p2.h, p2.v, p2.d, 2};
+      }
+      np += k;
+    }
     const double x = two ? cauchy_entry(p2.g, p2.h, p2.v, p1.g, p1.h, p1.v) : 0;
     const double det = p1.d * p2.d - x * x;
     if (threadIdx.x == 0) ld += log(fabs(two ? det : p1.d));
@@ -213,6 +250,13 @@ __global__ void __launch_bounds__(kThreads)
     r = block_best(c, slots, turn);
   }
   if (m == 1) neg += r.d < 0, ld += log(fabs(r.d));
+  if (kRecord && threadIdx.x == 0) {
+    if (!snapped) {  // the elimination ran out: its last element (if any) is the tail
+      if (m == 1) sink.tail_of(task)[0] = {r.g, r.h, r.v, r.d, 0};
+      sink.counts[2 * task + 1] = m == 1 ? 1 : 0;
+    }
+    sink.counts[2 * task] = np;
+  }
 
   // Growth and finiteness over the block: every thread's verdict into one.
   const Candidate worst =
@@ -383,9 +427,10 @@ struct Moves {
 
 // The inertia of one half block of C - sigma I by a cluster (task = cluster index: its shift and
 // half), as inertia_kernel computes it.
+template <bool kRecord>
 __global__ void __launch_bounds__(kClusterThreads)
     cluster_inertia_kernel(HalfBlock b0, HalfBlock b1, const InertiaTask *tasks, int64_t *below, int *trusted,
-                           double *logdet) {
+                           double *logdet, RecordSink sink) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ double smem[];
   __shared__ ClusterShared sh;
@@ -439,6 +484,9 @@ __global__ void __launch_bounds__(kClusterThreads)
   Rec P = no_rec();
   bool pending = false, p_zero = false;
   double p_inv = 0;
+  int64_t np = 0;  // pivots recorded (kRecord; rank 0's thread 0 writes them)
+  bool snapped = false;
+  const bool writer = rank == 0 && threadIdx.x == 0;
 
   while (total > 1) {
     // Pass A: the pending update applied and stored (its pivot removed), fused with row r and the
@@ -484,6 +532,13 @@ __global__ void __launch_bounds__(kClusterThreads)
     Rec Q, N;
     exchange(q, nx, Q, N);
     const double wr = Q.key;
+    if (kRecord && sink.stops(task, total, R.d, wr)) {
+      // The rest is the basis' tail: every block's elements as pass A stored them.
+      for (int s = threadIdx.x; s < m; s += kClusterThreads)
+        sink.tail_of(task)[atomicAdd(&sink.counts[2 * task + 1], 1ull)] = {g[s], h[s], v[s], d[s], 0};
+      snapped = true;
+      break;
+    }
 
     // Bunch-Kaufman: pivot r (the speculation kept), or q, or the 2x2 (r, q).
     bool keep = wr == 0 || fabs(R.d) >= kAlpha * wr, two = false;
@@ -506,6 +561,10 @@ __global__ void __launch_bounds__(kClusterThreads)
       // candidate is N.
       neg += R.d < 0;
       if (threadIdx.x == 0) ld += log(fabs(R.d));
+      if (kRecord) {
+        if (writer) sink.pivots_of(task)[np] = {R.g, R.h, R.v, R.d, 0};
+        ++np;
+      }
       P = R, p_inv = inv, p_zero = wr == 0, pending = true;
       --total;
       R = N;  // its slot is remapped when the next pass removes P
@@ -528,6 +587,13 @@ __global__ void __launch_bounds__(kClusterThreads)
       neg += P1.d < 0;
     }
     if (threadIdx.x == 0) ld += log(fabs(two ? det : P1.d));
+    if (kRecord) {
+      if (writer) {
+        sink.pivots_of(task)[np] = {P1.g, P1.h, P1.v, P1.d, two ? 1 : 0};
+        if (two) sink.pivots_of(task)[np + 1] = {P2.g, P2.h, P2.v, P2.d, 2};
+      }
+      np += two ? 2 : 1;
+    }
     nx = no_rec();
     m -= mvd.removed;
     #pragma unroll 4  // loads of several elements in flight
@@ -556,6 +622,13 @@ __global__ void __launch_bounds__(kClusterThreads)
     exchange(no_rec(), nx, unused, R);
   }
   if (total == 1) neg += R.d < 0, ld += log(fabs(R.d));
+  if (kRecord && writer) {
+    if (!snapped) {  // the elimination ran out: its last element (if any) is the tail
+      if (total == 1) sink.tail_of(task)[0] = {R.g, R.h, R.v, R.d, 0};
+      sink.counts[2 * task + 1] = total == 1 ? 1 : 0;
+    }
+    sink.counts[2 * task] = np;
+  }
 
   // Growth and finiteness over the cluster.
   Rec worst = no_rec(), unused;
@@ -570,19 +643,34 @@ __global__ void __launch_bounds__(kClusterThreads)
 #endif
 }
 
+// F of a basis task (structured::frozen_row): a thread a frozen row, replaying the pivots after
+// its own on its own (O(frozen^2) work, no exchange); rows in order, so the longest start first.
+__global__ void replay_kernel(const structured::Pivot *pivots, int64_t frozen, const structured::Pivot *tail,
+                              int64_t count, double *f) {
+  const int64_t k = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (k < frozen) structured::frozen_row(pivots, frozen, k, tail, count, f + k, frozen);
+}
+
 // The device side of one structured call: C's half blocks, and the buffers of a batch.
 class Session {
  public:
-  Session(cudaStream_t st) : st_(st), form_(st), batch_(st) {}
+  Session(cudaStream_t st) : st_(st), form_(st), batch_(st), record_(st), replay_(st) {}
 
-  Status setup(int64_t n, const double *t) {
+  Status setup(int64_t n, const double *t_in) {
     n_ = n;
+    // t scaled as the host's form (structured::unit_scale, exact): a tiny t's products would
+    // underflow. Shifts and floors are scaled with it, the diagonals unscaled.
+    scale_ = structured::unit_scale(n, t_in);
+    std::vector<double> scaled(t_in, t_in + n);
+    for (double &x : scaled) x *= scale_;
+    const double *t = scaled.data();
     size_[0] = (n + 1) / 2, size_[1] = n / 2;
     const int64_t period = 2 * (n + 1);
     // Tables, h and the nodes on the host (O(n), the host path's own numbers); g and d, the
     // O(n^2) part, on the device.
     const structured::AngleTables tables = structured::angle_tables(n);
-    const structured::CauchyForm nodes = structured::cauchy_nodes(n, tables);
+    nodes_ = structured::cauchy_nodes(n, tables);
+    const structured::CauchyForm &nodes = nodes_;
     const std::vector<double> &sn = tables.sn, &cs = tables.cs;
     const std::vector<double> h[2] = {nodes.half[0].h, nodes.half[1].h}, v[2] = {nodes.half[0].v, nodes.half[1].v};
     WorkspacePlan plan;
@@ -652,7 +740,7 @@ class Session {
         cudaLaunchAttribute attr;
         const cudaLaunchConfig_t cfg = launch_config(1, c, need, &attr);
         if (!(s = cluster_attributes(c, need)) ||
-            !(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel, &cfg),
+            !(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel<false>, &cfg),
                         "cudaOccupancyMaxActiveClusters")))
           return s;
         if (clusters >= best && clusters > 0) best = clusters, cluster_ = c, smem_ = need;
@@ -667,12 +755,14 @@ class Session {
     shared_ = need + sizeof(Candidate) * 2 * kWarps <= size_t(optin);
     int per_sm = 1;
     if (shared_) {
-      if (!(s = check(cudaFuncSetAttribute(inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      if (!(s = check(cudaFuncSetAttribute(inertia_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            int(need)), "cudaFuncSetAttribute")) ||
-          !(s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inertia_kernel, kThreads, need),
+          !(s = check(cudaFuncSetAttribute(inertia_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(need)), "cudaFuncSetAttribute")) ||
+          !(s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inertia_kernel<false>, kThreads, need),
                       "cudaOccupancyMaxActiveBlocksPerMultiprocessor")))
         return s;
-    } else if (!(s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inertia_kernel, kThreads, 0),
+    } else if (!(s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inertia_kernel<false>, kThreads, 0),
                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor"))) {
       return s;
     }
@@ -684,12 +774,12 @@ class Session {
   // The cluster kernel's attributes for clusters of c blocks with `need` bytes of shared memory.
   static Status cluster_attributes(int c, size_t need) {
     Status s;
-    if (!(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(need)), "cudaFuncSetAttribute")) ||
-        (c > 8 &&
-         !(s = check(cudaFuncSetAttribute(cluster_inertia_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-                     "cudaFuncSetAttribute"))))
-      return s;
+    for (auto kernel : {cluster_inertia_kernel<false>, cluster_inertia_kernel<true>})  // inertia, bases
+      if (!(s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(need)),
+                      "cudaFuncSetAttribute")) ||
+          (c > 8 && !(s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                                "cudaFuncSetAttribute"))))
+        return s;
     return Status::success();
   }
 
@@ -721,7 +811,10 @@ class Session {
                                       st_), "cudaMemcpyAsync")))
         return s;
     }
-    return check(cudaStreamSynchronize(st_), "toeplitz structured diagonals");
+    s = check(cudaStreamSynchronize(st_), "toeplitz structured diagonals");
+    for (std::vector<double> &d : out)
+      for (double &x : d) x /= scale_;
+    return s;
   }
   int64_t bytes() const { return form_bytes_ + batch_bytes_; }
 
@@ -743,18 +836,20 @@ class Session {
     std::vector<int64_t> hb(tasks);
     std::vector<int> ht(tasks);
     std::vector<double> hl(tasks);
-    if (!(s = check(cudaMemcpyAsync(ds, list.data(), tasks * sizeof(InertiaTask), cudaMemcpyHostToDevice, st_),
+    std::vector<InertiaTask> scaled(list);
+    for (InertiaTask &task : scaled) task.sigma *= scale_;  // exact, unless it under- or overflows
+    if (!(s = check(cudaMemcpyAsync(ds, scaled.data(), tasks * sizeof(InertiaTask), cudaMemcpyHostToDevice, st_),
                     "cudaMemcpyAsync")))
       return s;
     if (cluster_ > 0) {
       cudaLaunchAttribute attr;
       const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
-      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel, half_[0], half_[1],
-                                          static_cast<const InertiaTask *>(ds), db, dtr, dl),
+      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<false>, half_[0], half_[1],
+                                          static_cast<const InertiaTask *>(ds), db, dtr, dl, RecordSink{}),
                        "cluster_inertia_kernel");
     } else {
-      inertia_kernel<<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
-                                                                 batch_.at<double>(o_w), stride);
+      inertia_kernel<false><<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
+                                                                        batch_.at<double>(o_w), stride, RecordSink{});
       s = check_launch("inertia_kernel");
     }
     if (!s || !(s = check_download("toeplitz inertia")) ||
@@ -770,9 +865,104 @@ class Session {
     return Status::success();
   }
 
+  // Basis tasks (structured::eigenvectors): every task's elimination recorded side by side (the
+  // evaluations' kernel with its record), then each task's frozen rows replayed, and its record and
+  // F downloaded to be assembled on the host (structured::basis_from_record).
+  Status basis(const std::vector<BasisTask> &list, std::vector<HalfBasis> &out) {
+    const int64_t tasks = int64_t(list.size());
+    out.assign(list.size(), {});
+    if (tasks == 0) return Status::success();
+    int64_t most_want = 1;
+    for (const BasisTask &t : list) most_want = std::max(most_want, t.want);
+    const int64_t stride = std::max<int64_t>(size_[0], 1);
+    const int64_t tail_stride = std::max<int64_t>(structured::kTailCap, most_want + 1) + 1;
+    WorkspacePlan plan;
+    const size_t o_s = plan.add_array<InertiaTask>(tasks), o_k = plan.add_array<BasisTask>(tasks),
+                 o_b = plan.add_array<int64_t>(tasks), o_t = plan.add_array<int>(tasks),
+                 o_l = plan.add_array<double>(tasks), o_c = plan.add_array<unsigned long long>(2 * tasks),
+                 o_p = plan.add_array<structured::Pivot>(stride * tasks),
+                 o_q = plan.add_array<structured::Pivot>(tail_stride * tasks);
+    const size_t o_w = shared_ || cluster_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
+    Status s = record_.allocate(plan);
+    if (!s) return s;
+    std::vector<InertiaTask> shifts(tasks);
+    std::vector<BasisTask> scaled(list);
+    for (int64_t i = 0; i < tasks; ++i) {
+      scaled[i].sigma *= scale_, scaled[i].floor *= scale_;
+      shifts[i] = {scaled[i].sigma, list[i].half};
+    }
+    InertiaTask *ds = record_.at<InertiaTask>(o_s);
+    RecordSink sink;
+    sink.pivots = record_.at<structured::Pivot>(o_p), sink.tail = record_.at<structured::Pivot>(o_q);
+    sink.counts = record_.at<unsigned long long>(o_c), sink.tasks = record_.at<BasisTask>(o_k);
+    sink.stride = stride, sink.tail_stride = tail_stride;
+    int64_t *db = record_.at<int64_t>(o_b);
+    int *dtr = record_.at<int>(o_t);
+    double *dl = record_.at<double>(o_l);
+    if (!(s = check(cudaMemcpyAsync(ds, shifts.data(), tasks * sizeof(InertiaTask), cudaMemcpyHostToDevice, st_),
+                    "cudaMemcpyAsync")) ||
+        !(s = check(cudaMemcpyAsync(const_cast<BasisTask *>(sink.tasks), scaled.data(), tasks * sizeof(BasisTask),
+                                    cudaMemcpyHostToDevice, st_), "cudaMemcpyAsync")) ||
+        !(s = check(cudaMemsetAsync(sink.counts, 0, 2 * tasks * sizeof(unsigned long long), st_), "cudaMemsetAsync")))
+      return s;
+    if (cluster_ > 0) {
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
+      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<true>, half_[0], half_[1],
+                                          static_cast<const InertiaTask *>(ds), db, dtr, dl, sink),
+                       "cluster_inertia_kernel");
+    } else {
+      inertia_kernel<true><<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
+                                                                       record_.at<double>(o_w), stride, sink);
+      s = check_launch("inertia_kernel");
+    }
+    std::vector<unsigned long long> counts(2 * tasks);
+    std::vector<int> trusted(tasks);
+    if (!s || !(s = check_download("toeplitz basis")) ||
+        !(s = check(cudaMemcpyAsync(counts.data(), sink.counts, counts.size() * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost, st_), "cudaMemcpyAsync")) ||
+        !(s = check(cudaMemcpyAsync(trusted.data(), dtr, tasks * sizeof(int), cudaMemcpyDeviceToHost, st_),
+                    "cudaMemcpyAsync")) ||
+        !(s = check(cudaStreamSynchronize(st_), "toeplitz basis")))
+      return s;
+    for (int64_t i = 0; i < tasks; ++i) {
+      const int64_t frozen = int64_t(counts[2 * i]), count = int64_t(counts[2 * i + 1]);
+      const int h = list[i].half;
+      if (frozen > stride || count > tail_stride || frozen + count != size_[h])
+        return Status::fail(Status::device_error, "toeplitz basis: inconsistent record");
+      structured::Record rec;
+      rec.pivots.resize(frozen), rec.tail.resize(count);
+      std::vector<double> f(frozen * count);
+      WorkspacePlan fp;
+      const size_t o_f = fp.add_array<double>(std::max<int64_t>(frozen * count, 1));
+      if (!(s = replay_.allocate(fp))) return s;
+      double *df = replay_.at<double>(o_f);
+      const structured::Pivot *pivots = sink.pivots + i * stride, *tail = sink.tail + i * tail_stride;
+      if (frozen > 0 && count > 0) {
+        replay_kernel<<<unsigned((frozen + 255) / 256), 256, 0, st_>>>(pivots, frozen, tail, count, df);
+        if (!(s = check_launch("replay_kernel"))) return s;
+      }
+      if ((frozen * count > 0 &&
+           !(s = check(cudaMemcpyAsync(f.data(), df, frozen * count * sizeof(double), cudaMemcpyDeviceToHost, st_),
+                       "cudaMemcpyAsync"))) ||
+          (frozen > 0 && !(s = check(cudaMemcpyAsync(rec.pivots.data(), pivots, frozen * sizeof(structured::Pivot),
+                                                     cudaMemcpyDeviceToHost, st_), "cudaMemcpyAsync"))) ||
+          (count > 0 && !(s = check(cudaMemcpyAsync(rec.tail.data(), tail, count * sizeof(structured::Pivot),
+                                                    cudaMemcpyDeviceToHost, st_), "cudaMemcpyAsync"))) ||
+          !(s = check(cudaStreamSynchronize(st_), "toeplitz basis replay")))
+        return s;
+      out[i].trusted = structured::basis_from_record(nodes_.half[h], rec, f, list[i].want, out[i].x) && trusted[i];
+      out[i].count = size_[h] > 0 ? int64_t(out[i].x.size()) / size_[h] : 0;
+    }
+    batch_bytes_ = std::max(batch_bytes_, int64_t(plan.bytes()));
+    return Status::success();
+  }
+
  private:
   cudaStream_t st_;
-  Workspace form_, batch_;
+  Workspace form_, batch_, record_, replay_;
+  structured::CauchyForm nodes_;  // the halves' nodes (h, v) on the host: the bases' places
+  double scale_ = 1;              // t's (structured::unit_scale)
   int64_t n_ = 0, size_[2] = {0, 0};
   HalfBlock half_[2] = {};
   bool shared_ = false;
@@ -794,6 +984,9 @@ Status toeplitz_inertia(int64_t n, const double *t, const InertiaUse &use, int64
   if (!(s = session.setup(n, t)) || !(s = session.diagonals(source.diagonal))) return s;
   source.batch = [&](const std::vector<InertiaTask> &tasks, std::vector<ToeplitzInertia> &out) {
     return session.evaluate(tasks, out);
+  };
+  source.basis = [&](const std::vector<BasisTask> &tasks, std::vector<HalfBasis> &out) {
+    return session.basis(tasks, out);
   };
   source.slots = session.slots();
   s = use(source);

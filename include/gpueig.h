@@ -331,7 +331,7 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * each half block's eigenpairs by gpu_syevd's GPU method (all of them) or gpu_syevx's (a subset),
  * lifted to T's; on the CPU, DSYEVD / DSYEVR on each half block. Both JOBZ go to the GPU from
  * N = GPUEIG_CROSSOVER_TOEPLITZ (measured for the eigenvalues).
- * A few eigenvalues of a large T (JOBZ = 'N', RANGE 'I' or 'V'): a structured method that never
+ * A few eigenpairs of a large T (RANGE 'I' or 'V', either JOBZ): a structured method that never
  * forms T nor its halves, O(N) memory and O(N^2) work per evaluation: T's DST-I similarity is a
  * Cauchy-like matrix held by O(N) generators, and the inertia of T - sigma*I comes from its
  * symmetric elimination with Bunch-Kaufman pivoting on the generators; (shift, half) evaluations
@@ -345,7 +345,15 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * method's time there), on the CPU for at most 64 from 32768, or always / never
  * with GPUEIG_TOEPLITZ_METHOD=structured / dense. Counts it cannot trust (overflow, generator growth) are moved, inconsistent ones never
  * used, and what it cannot settle is recomputed by the dense method; GPUEIG_VERBOSE reports its
- * rounds, evaluations and device memory. Eigenvectors always take the dense method.
+ * rounds, evaluations and device memory. Its eigenvectors (JOBZ = 'V') come from the same
+ * elimination at each eigenvalue: the identity's rows carried along as the pivots eliminate,
+ * replayed one row a thread, give the near-null vectors of each half block (one step of inverse
+ * iteration from the elimination's last pivots, O(N) memory a vector), lifted to T's basis by
+ * a DST-I, rotated by Rayleigh-Ritz where eigenvalues of a half lie within
+ * max(1e-3, 100/N)*||T||_1, and each kept only where ||T*x - W(i)*x||_1 <= 30*N*EPS*||T||_1 by FFT
+ * products (else its basis recomputed at the Ritz value, twice at most, then the dense method).
+ * With vectors, W(i) is the Rayleigh quotient of its vector held within the bracket the counts
+ * gave (half the tolerance of the bisection midpoint).
  *
  *  1 JOBZ   [in] 'N': eigenvalues only;  'V': eigenvalues and eigenvectors.
  *  2 RANGE  [in] 'A' all;  'V' those in (VL, VU];  'I' the IL-th through IU-th (ascending).

@@ -647,9 +647,12 @@ std::string structured_note(const char *where, const structured::Report &r, cons
   if (v) {
     char worst[32];
     std::snprintf(worst, sizeof worst, "%.2g", v->worst);
+    char times[64];
+    std::snprintf(times, sizeof times, " (%.0f ms, host %.0f ms)", v->basis_ms, v->host_ms);
     note += "; eigenvectors: " + std::to_string(v->bases) + " bases in " + std::to_string(v->attempts) +
-            " rounds, " + (v->ok ? std::string("largest residual ratio ") + worst
-                                 : "not certified (" + v->why + "): the dense method");
+            " rounds" + times + ", " +
+            (v->ok ? std::string("largest residual ratio ") + worst
+                   : "not certified (" + v->why + "): the dense method");
   }
   return note;
 }

@@ -288,6 +288,8 @@ struct VectorReport {
   int64_t bases = 0;     // basis tasks run
   int attempts = 0;      // rounds of them
   double worst = 0;      // the largest residual ratio ||T x - w x|| / (n eps ||T||_1) kept
+  double basis_ms = 0;   // in the basis tasks (the evaluator's: the GPU's eliminations and replays)
+  double host_ms = 0;    // in the lifts, FFT products and Rayleigh-Ritz on the host
 };
 VectorReport eigenvectors(int64_t n, const double *t, int m, double *w, const int *half, double tol,
                           const gpu::BasisBatch &basis, double *z, int64_t ldz);

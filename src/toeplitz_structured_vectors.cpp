@@ -4,6 +4,7 @@
 // test-ratio level.
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -23,7 +24,7 @@ constexpr double kEps = DBL_EPSILON;
 // round's ratios 0.03 - 8.8, growing about as sqrt(n) for a random t).
 constexpr double kThreshold = 30;
 constexpr double kTarget = 4;
-// Rounds of basis tasks: each retry adds an element to the basis and moves the shift.
+// Rounds of basis tasks (see the retries' rule in eigenvectors).
 constexpr int kTries = 3;
 
 uint64_t bits_of(double x) {
@@ -38,15 +39,11 @@ double dot(int64_t n, const double *x, const double *y) {
   return s;
 }
 
-// The eigenvalues of one half that share a shift (closer than 2 tol: the search cannot tell them
-// apart) and the group (closer than the orthogonality gap) they are rotated in.
-struct Multiplet {
+// The eigenvalues of one half rotated together (closer than the orthogonality gap), and whether
+// their vectors are settled.
+struct Group {
   int half = 0;
   std::vector<int> index;  // into w, ascending
-  double shift = NAN;      // the next basis' shift, where a round refined it (else the w's mean)
-};
-struct Group {
-  std::vector<int> multiplets;
   bool done = false;
 };
 
@@ -216,21 +213,17 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
   // stable basis) are orthogonal to about 2 eps ||T|| / g: within n eps (the test ratio's unit)
   // from g ~ ||T|| / n on. Closer ones are rotated together (DSTEIN groups below 1e-3 ||T||).
   const double group_gap = norm * std::max(1e-3, 100.0 / double(n));
-  std::vector<Multiplet> multiplets;
   std::vector<Group> groups;
   for (int h = 0; h < 2; ++h) {
     int prev = -1;
     for (int i = 0; i < m; ++i) {
       if (half[i] != h) continue;
-      if (prev < 0 || w[i] - w[prev] > group_gap) groups.push_back({});
-      if (prev < 0 || w[i] - w[prev] > 2 * tol || groups.back().multiplets.empty()) {
-        groups.back().multiplets.push_back(int(multiplets.size()));
-        multiplets.push_back({h, {}});
-      }
-      multiplets.back().index.push_back(i);
+      if (prev < 0 || w[i] - w[prev] > group_gap) groups.push_back({h, {}, false});
+      groups.back().index.push_back(i);
       prev = i;
     }
   }
+  std::vector<double> shift_of(m, NAN);  // an eigenvalue's refined shift, once a round gave one
   // Elements left with |d| and rows below sqrt(eps) ||T||_1 (or tol) join a basis' tail rather
   // than be pivots: near a cluster their values are the elimination's rounding (prolate t: rows
   // of 1e-13 against a tol of 3e-14 at n = 64), and dividing by them ruins the frozen rows. A
@@ -242,46 +235,60 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
   const lapack::Table *L = lapack::table();
 
   for (int attempt = 0; attempt < kTries; ++attempt) {
+    // A group's eigenvalues closer than `merge` share a shift and a basis of their number (a
+    // multiplet: 2 tol, the search cannot tell them apart; a retry merges more widely, as counts
+    // in a cluster's rounding may leave its values further apart). The shift: the mean of the
+    // values, or of the last round's Ritz values (Rayleigh quotient iteration: a basis from
+    // inverse iteration at the bracket's midpoint, up to tol / 2 off, keeps an error of that over
+    // the gap times its start's imbalance, which a shift at the Ritz value, accurate to its
+    // square, removes); the last round's bases take one element more.
+    const double merge = 2 * tol * std::pow(32.0, attempt);
     std::vector<gpu::BasisTask> tasks;
-    std::vector<int> task_of(multiplets.size(), -1);
-    for (const Group &g : groups) {
+    std::vector<std::vector<std::pair<int, int>>> parts_of(groups.size());  // (task, eigenvalues)
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const Group &g = groups[gi];
       if (g.done) continue;
-      for (int k : g.multiplets) {
-        const Multiplet &mu = multiplets[k];
+      for (size_t a = 0; a < g.index.size();) {
+        size_t b = a + 1;
+        while (b < g.index.size() && w[g.index[b]] - w[g.index[b - 1]] <= merge) ++b;
         double sigma = 0;
-        for (int i : mu.index) sigma += w[i];
-        sigma /= double(mu.index.size());
-        // A retry shifts by the last round's Ritz values (Rayleigh quotient iteration: a basis
-        // from inverse iteration at the bracket's midpoint, up to tol / 2 off, leaves an error
-        // of that over the gap times the start's imbalance, which a shift at the Ritz value,
-        // accurate to its square, removes), the last one with one element more.
-        if (mu.shift == mu.shift) sigma = mu.shift;
-        task_of[k] = int(tasks.size());
-        tasks.push_back({sigma / scale, mu.half,  // in t_in's units
-                         int64_t(mu.index.size()) + (attempt + 1 == kTries ? 1 : 0), floor / scale});
+        for (size_t j = a; j < b; ++j) sigma += shift_of[g.index[j]] == shift_of[g.index[j]] ? shift_of[g.index[j]] : w[g.index[j]];
+        sigma /= double(b - a);
+        parts_of[gi].push_back({int(tasks.size()), int(b - a)});
+        tasks.push_back({sigma / scale, g.half,  // in t_in's units
+                         int64_t(b - a) + (attempt + 1 == kTries ? 1 : 0), floor / scale});
+        a = b;
       }
     }
     if (tasks.empty()) break;
     std::vector<gpu::HalfBasis> bases;
+    const auto start = std::chrono::steady_clock::now();
     const gpu::Status s = basis(tasks, bases);
+    const auto based = std::chrono::steady_clock::now();
+    rep.basis_ms += std::chrono::duration<double, std::milli>(based - start).count();
+    struct HostTime {  // the rest of the round, on every way out of it
+      VectorReport &rep;
+      std::chrono::steady_clock::time_point from;
+      ~HostTime() { rep.host_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count(); }
+    } host_time{rep, based};
     ++rep.attempts;
     rep.bases += int64_t(tasks.size());
     if (!s) return rep.why = "basis failed: " + s.reason, rep;
 
     const double bar = attempt + 1 == kTries ? kThreshold : kTarget;
-    for (Group &g : groups) {
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      Group &g = groups[gi];
       if (g.done) continue;
       // The group's basis columns lifted to T's basis: a half's place p is row j = 2p + half + 1
       // (1-based) of the sine basis.
       std::vector<const double *> columns;
-      std::vector<int> wanted;
+      const std::vector<int> &wanted = g.index;
       bool usable = true;
-      int h = multiplets[g.multiplets[0]].half;
-      for (int k : g.multiplets) {
-        const gpu::HalfBasis &b = bases[task_of[k]];
-        usable &= b.trusted && int64_t(b.x.size()) == b.count * size[h];
+      const int h = g.half;
+      for (const auto &[task, count] : parts_of[gi]) {
+        const gpu::HalfBasis &b = bases[task];
+        usable &= b.trusted && int64_t(b.x.size()) == b.count * size[h] && b.count >= count;
         for (int64_t c = 0; c < b.count && usable; ++c) columns.push_back(b.x.data() + c * size[h]);
-        wanted.insert(wanted.end(), multiplets[k].index.begin(), multiplets[k].index.end());
       }
       if (!usable || columns.size() < wanted.size()) continue;
       const int64_t count = int64_t(columns.size());
@@ -358,17 +365,10 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
         if (!(worst <= bar)) break;
       }
       if (!(worst <= bar)) {
-        // The next round's shifts: each multiplet's refined values (all computed: the loop
-        // above may have stopped early).
+        // The next round's shifts: the refined values (all of them: the loop above may have
+        // stopped early).
         for (size_t i = 0; i < wanted.size(); ++i)
-          refined[i] = std::clamp(theta[first + int64_t(i)], w[wanted[i]] - tol / 2, w[wanted[i]] + tol / 2);
-        size_t at = 0;
-        for (int k : g.multiplets) {
-          Multiplet &mu = multiplets[k];
-          double sum = 0;
-          for (size_t j = 0; j < mu.index.size(); ++j) sum += refined[at++];
-          mu.shift = sum / double(mu.index.size());
-        }
+          shift_of[wanted[i]] = std::clamp(theta[first + int64_t(i)], w[wanted[i]] - tol / 2, w[wanted[i]] + tol / 2);
         continue;
       }
       for (size_t i = 0; i < wanted.size(); ++i) {
