@@ -277,11 +277,13 @@ gpu::BasisBatch host_basis(const CauchyForm &form);
 // for each half the eigenvalues closer than 2 tol share a shift and a basis of their number; the
 // bases of a half's eigenvalues closer than max(1e-3, 100/n) ||T||_1 are orthonormalized together
 // and rotated by Rayleigh-Ritz (T x by FFT products), each vector lifted to T's basis by the
-// DST-I; a vector is kept only where ||T x - w x|| <= 30 n eps ||T||_1 ||x|| (FFT products), else
-// its shift's basis is recomputed (one more element, the shift moved by a fraction of tol), three
-// tries at most. The residual is taken against the Ritz value (the Rayleigh quotient) kept within
-// tol / 2 of w, which then replaces w (W sorted again, Z's columns with it): the bracket's
-// midpoint alone may be tol / 2 off. On !ok, w and z are unspecified.
+// DST-I. A group is settled where every ||T x - w x||_1 <= 4 n eps ||T||_1 ||x|| (FFT products);
+// else its bases are recomputed at its Ritz values (Rayleigh quotient iteration), with
+// multiplets merged more widely (2 tol x 32^round), three rounds at most, and the group keeps its
+// best round if within 30 (LAPACK's test ratio). The residual is taken against the Ritz value
+// (the Rayleigh quotient) kept within tol / 2 of w, which then replaces w (W sorted again, Z's
+// columns with it): the bracket's midpoint alone may be tol / 2 off. On !ok, w and z are
+// unspecified.
 struct VectorReport {
   bool ok = false;
   std::string why;       // when !ok

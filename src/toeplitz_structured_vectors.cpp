@@ -45,6 +45,8 @@ struct Group {
   int half = 0;
   std::vector<int> index;  // into w, ascending
   bool done = false;
+  double best = INFINITY;  // the best round's largest residual ratio (within 30), its vectors
+  std::vector<double> z, w;  // (n x index.size(), unit length) and refined values
 };
 
 // Columns of x (n x count, column-major) orthonormalized in place by classical Gram-Schmidt
@@ -218,7 +220,7 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
     int prev = -1;
     for (int i = 0; i < m; ++i) {
       if (half[i] != h) continue;
-      if (prev < 0 || w[i] - w[prev] > group_gap) groups.push_back({h, {}, false});
+      if (prev < 0 || w[i] - w[prev] > group_gap) groups.push_back({h, {}, false, INFINITY, {}, {}});
       groups.back().index.push_back(i);
       prev = i;
     }
@@ -241,7 +243,7 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
     // values, or of the last round's Ritz values (Rayleigh quotient iteration: a basis from
     // inverse iteration at the bracket's midpoint, up to tol / 2 off, keeps an error of that over
     // the gap times its start's imbalance, which a shift at the Ritz value, accurate to its
-    // square, removes); the last round's bases take one element more.
+    // square, removes).
     const double merge = 2 * tol * std::pow(32.0, attempt);
     std::vector<gpu::BasisTask> tasks;
     std::vector<std::vector<std::pair<int, int>>> parts_of(groups.size());  // (task, eigenvalues)
@@ -255,8 +257,7 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
         for (size_t j = a; j < b; ++j) sigma += shift_of[g.index[j]] == shift_of[g.index[j]] ? shift_of[g.index[j]] : w[g.index[j]];
         sigma /= double(b - a);
         parts_of[gi].push_back({int(tasks.size()), int(b - a)});
-        tasks.push_back({sigma / scale, g.half,  // in t_in's units
-                         int64_t(b - a) + (attempt + 1 == kTries ? 1 : 0), floor / scale});
+        tasks.push_back({sigma / scale, g.half, int64_t(b - a), floor / scale});  // in t_in's units
         a = b;
       }
     }
@@ -361,28 +362,28 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
         const double len = std::sqrt(dot(n, yi, yi));
         double res = 0;  // ||T y - w y||_1 for y of unit length: dsyt22's ratio for one column
         for (int64_t r = 0; r < n; ++r) res += std::fabs(tyi[r] - refined[i] * yi[r]);
+        for (int64_t r = 0; r < n; ++r) yi[r] /= len;
         worst = std::max(worst, res / len / (double(n) * kEps * norm));
-        if (!(worst <= bar)) break;
       }
-      if (!(worst <= bar)) {
-        // The next round's shifts: the refined values (all of them: the loop above may have
-        // stopped early).
-        for (size_t i = 0; i < wanted.size(); ++i)
-          shift_of[wanted[i]] = std::clamp(theta[first + int64_t(i)], w[wanted[i]] - tol / 2, w[wanted[i]] + tol / 2);
-        continue;
+      // The group's best round so far is kept (a later one may do worse: a cluster at the
+      // elimination's rounding moves with the shift); it is final once within the target.
+      if (worst <= kThreshold && worst < g.best) g.best = worst, g.z.swap(y), g.w = refined;
+      if (worst <= bar) {
+        g.done = true;
+      } else {
+        // The next round's shifts: the refined values.
+        for (size_t i = 0; i < wanted.size(); ++i) shift_of[wanted[i]] = refined[i];
       }
-      for (size_t i = 0; i < wanted.size(); ++i) {
-        const double *yi = y.data() + i * n;
-        const double len = std::sqrt(dot(n, yi, yi));
-        for (int64_t r = 0; r < n; ++r) z[wanted[i] * ldz + r] = yi[r] / len;
-        w[wanted[i]] = refined[i];
-      }
-      rep.worst = std::max(rep.worst, worst);
-      g.done = true;
     }
   }
-  for (const Group &g : groups)
-    if (!g.done) return rep.why = "a vector's residual stayed above 30 n eps ||T||_1", rep;
+  for (const Group &g : groups) {
+    if (!(g.best <= kThreshold)) return rep.why = "a vector's residual stayed above 30 n eps ||T||_1", rep;
+    for (size_t i = 0; i < g.index.size(); ++i) {
+      std::copy_n(g.z.data() + i * n, n, z + g.index[i] * ldz);
+      w[g.index[i]] = g.w[i];
+    }
+    rep.worst = std::max(rep.worst, g.best);
+  }
   // W ascending again (refined values of different halves within tol of each other may have
   // crossed), the columns of Z following by cycles of the permutation.
   std::vector<int> order(m);

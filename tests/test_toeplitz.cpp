@@ -233,11 +233,14 @@ class ToeplitzStructuredZoo : public ToeplitzTest,
 TEST_P(ToeplitzStructuredZoo, VectorsMatchDenseDsyevr) {
   const auto &[kind, n] = GetParam();
   const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  const char *before = std::getenv("GPUEIG_TOEPLITZ_METHOD");  // restored after: ctest may set it
+  const std::string saved = before ? before : "";
   setenv("GPUEIG_TOEPLITZ_METHOD", "structured", 1);
   for (char range : {'I', 'V'})
     for (const Query &q : queries(t, range))
       if (q.range == 'V' || q.iu - q.il < 24) check_query(kind, t, 'V', ldz_for('V', n), q);
-  unsetenv("GPUEIG_TOEPLITZ_METHOD");
+  if (before) setenv("GPUEIG_TOEPLITZ_METHOD", saved.c_str(), 1);
+  else unsetenv("GPUEIG_TOEPLITZ_METHOD");
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, ToeplitzStructuredZoo,

@@ -403,3 +403,54 @@ TEST(StructuredConduct, DeclinesTooManyEigenvalues) {
 }
 
 }  // namespace
+
+// The eigenvectors' conduct: bases that are wrong (trusted, but not near-null: the residual check
+// by FFT products refuses them after its retries), untrusted, or lost (the failure passed on).
+TEST(StructuredConduct, EigenvectorsRefuseWrongBases) {
+  Fixture f;
+  std::vector<double> w(f.n);
+  std::vector<int> halves(f.n);
+  int m = 0;
+  const structured::Guide guide = structured::guide_of(f.form);
+  ASSERT_TRUE(structured::search(f.n, f.t.data(), 'I', 0, 0, 1, 4, 0, 4, f.host, -1, &m, w.data(), &guide,
+                                 halves.data()).ok);
+  const double tol = structured::search_tolerance(f.n, f.t.data(), 0);
+  std::vector<double> z(size_t(f.n) * m);
+  int calls = 0;
+  const gpu::BasisBatch wrong = [&](const std::vector<gpu::BasisTask> &tasks, std::vector<gpu::HalfBasis> &out) {
+    ++calls;
+    out.assign(tasks.size(), {});
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const int64_t size = f.form.half[tasks[i].half].size;
+      out[i].trusted = 1, out[i].count = tasks[i].want;
+      out[i].x.assign(size * tasks[i].want, 0.0);
+      for (int64_t c = 0; c < tasks[i].want; ++c) out[i].x[c * size + (c * 7 + 3) % size] = 1;  // sine vectors
+    }
+    return gpu::Status::success();
+  };
+  std::vector<double> w1 = w;
+  structured::VectorReport v = structured::eigenvectors(f.n, f.t.data(), m, w1.data(), halves.data(), tol, wrong,
+                                                        z.data(), f.n);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(calls, 3) << "three rounds, then refused";
+  const gpu::BasisBatch untrusted = [&](const std::vector<gpu::BasisTask> &tasks, std::vector<gpu::HalfBasis> &out) {
+    gpu::Status s = structured::host_basis(f.form)(tasks, out);
+    for (gpu::HalfBasis &b : out) b.trusted = 0;
+    return s;
+  };
+  w1 = w;
+  v = structured::eigenvectors(f.n, f.t.data(), m, w1.data(), halves.data(), tol, untrusted, z.data(), f.n);
+  EXPECT_FALSE(v.ok);
+  const gpu::BasisBatch lost = [&](const std::vector<gpu::BasisTask> &, std::vector<gpu::HalfBasis> &) {
+    return gpu::Status::fail(gpu::Status::device_error, "lost");
+  };
+  w1 = w;
+  v = structured::eigenvectors(f.n, f.t.data(), m, w1.data(), halves.data(), tol, lost, z.data(), f.n);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.why.find("lost"), std::string::npos) << v.why;
+  // The host's own bases, for contrast: certified.
+  w1 = w;
+  v = structured::eigenvectors(f.n, f.t.data(), m, w1.data(), halves.data(), tol, structured::host_basis(f.form),
+                               z.data(), f.n);
+  EXPECT_TRUE(v.ok) << v.why;
+}
