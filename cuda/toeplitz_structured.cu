@@ -379,6 +379,20 @@ __device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &ste
   if (lane == warp_winner(mine0.key)) sh.warp_rec[t][0][warp] = mine0;
   if (lane == warp_winner(mine1.key)) sh.warp_rec[t][1][warp] = mine1;
   __syncthreads();
+  if (blocks == 1) {
+    // A cluster of one block (small halves): the records stay in its own shared memory, plain
+    // stores behind a block barrier (compute-sanitizer's memcheck flagged the asynchronous
+    // stores to the block's own shared memory through the cluster window there).
+    if (warp == 0) {  // (block_best takes the whole warp)
+      const Rec b0 = block_best(sh.warp_rec[t][0]), b1 = block_best(sh.warp_rec[t][1]);
+      if (lane == 0) sh.inbox[t][0][0] = b0, sh.inbox[t][1][0] = b1;
+    }
+    __syncthreads();
+    out0 = sh.inbox[t][0][0];
+    out1 = sh.inbox[t][1][0];
+    ++step;
+    return;
+  }
   const unsigned bar = smem_addr(&sh.bar[t]);
   if (warp == 0) {
     const Rec b0 = block_best(sh.warp_rec[t][0]), b1 = block_best(sh.warp_rec[t][1]);
