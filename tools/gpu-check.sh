@@ -69,9 +69,10 @@ sytrd_small="--gtest_filter=*Zoo*random_n33_*:*Zoo*graded_n97_*:*NonFinite*"
 # invariant check, the bisection of each half; odd and even orders, every RANGE.
 toeplitz_subset="--gtest_filter=*Zoo*random_n97_*:*Zoo*kms_n128_*:*Zoo*circulant_n64_*:*Large*random_n257"
 # toeplitz structured method: the cluster kernel (clusters of 2: the exchanges across blocks, both
-# Bunch-Kaufman branches) and the one-block kernel (off); under racecheck clusters of 7 or 16 run
-# past 100 s even at these orders.
-structured_subset="--gtest_filter=*Counts*random_n64:*Counts*tridiagonal_n17:*Counts*circulant_n16:*LogDet*kms_n64"
+# Bunch-Kaufman branches; of 1: the plain exchange) and the one-block kernel (off), with their
+# recording variants and the replay kernel (the eigenvectors' bases); under racecheck clusters of
+# 7 or 16 run past 100 s even at these orders.
+structured_subset="--gtest_filter=*Counts*random_n64:*Counts*tridiagonal_n17:*Counts*circulant_n16:*LogDet*kms_n64:*Eigenvectors*kms_n64:*Eigenvectors*prolate_n127"
 # getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
 getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
 # gesv: the streamed factorization with the device solve after it (P B's gather, the DTRSMs),
@@ -129,6 +130,8 @@ sanitize() {
   san_step "$tool structured cluster" "$log" env GPUEIG_TOEPLITZ_CLUSTER=2 $san \
     $build/tests/test_toeplitz_structured_gpu $structured_subset
   san_step "$tool structured block" "$log" env GPUEIG_TOEPLITZ_CLUSTER=off $san \
+    $build/tests/test_toeplitz_structured_gpu $structured_subset
+  san_step "$tool structured single" "$log" env GPUEIG_TOEPLITZ_CLUSTER=1 $san \
     $build/tests/test_toeplitz_structured_gpu $structured_subset
   san_step "$tool sytrd tree" "$log" env GPUEIG_SYTRD_METHOD=tree $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_small
