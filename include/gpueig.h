@@ -351,7 +351,8 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * iteration from the elimination's last pivots, O(N) memory a vector), lifted to T's basis by
  * a DST-I, rotated by Rayleigh-Ritz where eigenvalues of a half lie within
  * max(1e-3, 100/N)*||T||_1, and each kept only where ||T*x - W(i)*x||_1 <= 30*N*EPS*||T||_1 by FFT
- * products (else its basis recomputed at the Ritz value, twice at most, then the dense method).
+ * products (else its basis recomputed at the Ritz value, twice at most, then the dense method;
+ * the first shift is the search's fit of the determinant inside the eigenvalue's bracket).
  * With vectors, W(i) is the Rayleigh quotient of its vector held within the bracket the counts
  * gave (half the tolerance of the bisection midpoint).
  *

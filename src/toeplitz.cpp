@@ -669,8 +669,9 @@ gpu::Status structured_run(const gpu::InertiaSource &source, const structured::G
                            const Problem &p, int il, int iu, int64_t most, int *m, double *w,
                            structured::Report &rep, StructuredVectors *vectors) {
   std::vector<int> halves(vectors ? n : 0);
+  std::vector<double> estimates(vectors ? n : 0);
   rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, source.slots, source.batch, most, m, w,
-                           &guide, vectors ? halves.data() : nullptr);
+                           &guide, vectors ? halves.data() : nullptr, vectors ? estimates.data() : nullptr);
   if (!rep.ok) {
     if (!rep.failure) return rep.failure;
     return gpu::Status::fail(gpu::Status::unsafe, rep.why);
@@ -679,7 +680,7 @@ gpu::Status structured_run(const gpu::InertiaSource &source, const structured::G
   vectors->z.assign(size_t(n) * size_t(*m), 0.0);
   vectors->report = structured::eigenvectors(n, p.t, *m, w, halves.data(),
                                               structured::search_tolerance(n, p.t, p.abstol), source.basis,
-                                              vectors->z.data(), n);
+                                              vectors->z.data(), n, estimates.data());
   if (vectors->report.ok) return gpu::Status::success();
   return gpu::Status::fail(gpu::Status::unsafe, vectors->report.why);
 }

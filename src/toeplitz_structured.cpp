@@ -103,6 +103,31 @@ double three_point(const double x[3], const double y[3], double lo, double hi) {
   return a + (b - a) / 2;
 }
 
+// The eigenvalue of a bracket holding one, both ends' log|det| known: the fit of three_point
+// through the ends and the nearest point outside, else the linear interpolation between the ends
+// (regula falsi, in logs: no overflow; with `biased`, a kept end's |det| scaled down by Anderson
+// and Bjorck's rule against one-sided convergence), the neighbours' factors divided out in both
+// (mu_lo, mu_hi: their estimates, NaN where none; a neighbour close to one end makes |det| small
+// there whatever the root's place).
+double root_estimate(const Bracket &b, double mu_lo, double mu_hi, bool biased) {
+  auto deflate = [&](double x) {
+    return (std::isfinite(mu_lo) ? std::log(std::fabs(x - mu_lo)) : 0.0) +
+           (std::isfinite(mu_hi) ? std::log(std::fabs(mu_hi - x)) : 0.0);
+  };
+  const double ld_lo = b.logdet(b.lo), ld_hi = b.logdet(b.hi);
+  const double l_lo = ld_lo - deflate(b.lo.x) - (biased && b.kept < 0 ? b.bias : 0),
+               l_hi = ld_hi - deflate(b.hi.x) - (biased && b.kept > 0 ? b.bias : 0);
+  double x = b.lo.x + b.width() / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
+  const double far_ld = b.far.x == b.far.x ? b.logdet(b.far) : std::nan("");
+  if (std::isfinite(far_ld)) {
+    const double px[3] = {b.lo.x, b.hi.x, b.far.x},
+                 py[3] = {ld_lo - deflate(b.lo.x), ld_hi - deflate(b.hi.x), far_ld - deflate(b.far.x)};
+    const double three = three_point(px, py, b.lo.x, b.hi.x);
+    if (three == three) x = three;
+  }
+  return x;
+}
+
 // The shifts of a round for bracket b, at most `count` of them (an isolated eigenvalue's
 // estimate first; a bracket whose eigenvalues are all wanted, evenly spaced ones):
 //  - first the guide's points not tried yet (a tried one has become a bracket's end): an
@@ -158,22 +183,7 @@ std::vector<double> proposals(const Bracket &b, int count, int64_t il, int64_t i
     if (!in.empty()) return in;
   }
   if (k == 1 && std::isfinite(ld_lo) && std::isfinite(ld_hi)) {
-    // The neighbouring eigenvalues' factors divided out where their brackets estimate them: a
-    // neighbour close to one end makes |det| small there whatever the root's place.
-    auto deflate = [&](double x) {
-      return (std::isfinite(mu_lo) ? std::log(std::fabs(x - mu_lo)) : 0.0) +
-             (std::isfinite(mu_hi) ? std::log(std::fabs(mu_hi - x)) : 0.0);
-    };
-    const double l_lo = ld_lo - deflate(b.lo.x) - (b.kept < 0 ? b.bias : 0),
-                 l_hi = ld_hi - deflate(b.hi.x) - (b.kept > 0 ? b.bias : 0);
-    double x = lo + w / (1 + std::exp(l_hi - l_lo));  // |f_lo| / (|f_lo| + |f_hi|) of the way
-    const double far_ld = b.far.x == b.far.x ? b.logdet(b.far) : std::nan("");
-    if (std::isfinite(far_ld)) {
-      const double px[3] = {b.lo.x, b.hi.x, b.far.x},
-                   py[3] = {ld_lo - deflate(b.lo.x), ld_hi - deflate(b.hi.x), far_ld - deflate(b.far.x)};
-      const double three = three_point(px, py, b.lo.x, b.hi.x);
-      if (three == three) x = three;
-    }
+    const double x = root_estimate(b, mu_lo, mu_hi, true);
     const double delta = 0.45 * tol;
     std::vector<double> xs;
     if (count == 1 && w > 32 * tol) {
@@ -480,7 +490,7 @@ gpu::Status evaluate_shifts(const Evaluate &evaluate, const std::vector<double> 
 
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
               double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
-              const Guide *guide, int *halves) {
+              const Guide *guide, int *halves, double *estimates) {
   Report rep;
   *m = 0;
   slots = std::max(slots, 1);
@@ -676,22 +686,44 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   // brackets give their indices within il .. iu (the first of them, by T's order, counted as
   // half 0's as far as the bracket holds half 0's: they lie within the tolerance of each other),
   // a half's all it holds.
-  std::vector<std::pair<double, int>> values;
+  // With `estimates`, a bracket holding one eigenvalue also gives its root_estimate (the
+  // eigenvectors' first shift: the midpoint may be tol / 2 off), clamped to the bracket.
+  std::map<int64_t, double> middle[2];  // a half's isolated eigenvalues by index: the neighbours
+  for (const Bracket &b : done)
+    if (b.half != kBoth && b.size() == 1) middle[b.half][b.count(b.hi)] = b.lo.x + b.width() / 2;
+  struct Value {
+    double w;
+    int half;
+    double estimate;
+    bool operator<(const Value &o) const { return w < o.w || (w == o.w && half < o.half); }
+  };
+  std::vector<Value> values;
   for (const Bracket &b : done) {
     const double mid = b.lo.x + b.width() / 2;
+    double estimate = mid;
+    if (estimates && b.half != kBoth && b.size() == 1 && std::isfinite(b.logdet(b.lo)) &&
+        std::isfinite(b.logdet(b.hi))) {
+      auto near = [&](int64_t index) {
+        const auto at = middle[b.half].find(index);
+        return at == middle[b.half].end() ? std::nan("") : at->second;
+      };
+      const double x = root_estimate(b, near(b.count(b.lo)), near(b.count(b.hi) + 1), false);
+      if (x > b.lo.x && x < b.hi.x) estimate = x;
+    }
     const int64_t first = b.count(b.lo) + 1;
     int64_t from = first, to = b.count(b.hi);
     if (b.half == kBoth) from = std::max<int64_t>(from, il), to = std::min<int64_t>(to, iu);
     const int64_t zeros = b.half == kBoth ? b.hi.below[0] - b.lo.below[0] : 0;
     for (int64_t idx = from; idx <= to; ++idx)
-      values.push_back({mid, b.half != kBoth ? b.half : idx - first < zeros ? 0 : 1});
+      values.push_back({mid, b.half != kBoth ? b.half : idx - first < zeros ? 0 : 1, estimate});
   }
   if (int64_t(values.size()) != int64_t(iu) - il + 1)
     return rep.why = "brackets do not cover the wanted indices", rep;
   std::sort(values.begin(), values.end());
   for (size_t i = 0; i < values.size(); ++i) {
-    w[i] = values[i].first;
-    if (halves) halves[i] = values[i].second;
+    w[i] = values[i].w;
+    if (halves) halves[i] = values[i].half;
+    if (estimates) estimates[i] = values[i].estimate;
   }
   *m = int(values.size());
   rep.ok = true;

@@ -293,8 +293,9 @@ struct VectorReport {
   double basis_ms = 0;   // in the basis tasks (the evaluator's: the GPU's eliminations and replays)
   double host_ms = 0;    // in the lifts, FFT products and Rayleigh-Ritz on the host
 };
+// `shifts` (optional): the first round's shift for each eigenvalue (search's estimates), else w.
 VectorReport eigenvectors(int64_t n, const double *t, int m, double *w, const int *half, double tol,
-                          const gpu::BasisBatch &basis, double *z, int64_t ldz);
+                          const gpu::BasisBatch &basis, double *z, int64_t ldz, const double *shifts = nullptr);
 
 // ||T||_1: the largest column sum, |t0| + P(c) + P(n-1-c) over the columns c, P(k) the sum of
 // |t(1..k)| (the arms above and below the diagonal).
@@ -322,10 +323,12 @@ struct Report {
 // (ABSTOL below 2 eps ||T||_1 is raised to that). `slots`: how many (shift, half) evaluations run
 // side by side (a round fills whole waves of them). `most` >= 0: declines (before any other evaluation) when more than
 // `most` eigenvalues are wanted. Returns the report; on !ok, *m = 0 and w is unspecified.
-// `halves` (optional, n entries): the half block of each returned eigenvalue.
+// `halves` (optional, n entries): the half block of each returned eigenvalue; `estimates`
+// (optional, n entries): a better estimate of each inside its bracket where the determinant's fit
+// gives one (a bracket of one eigenvalue: its last fit through the ends), else its midpoint.
 Report search(int64_t n, const double *t, char range, double vl, double vu, int il, int iu,
               double abstol, int slots, const Evaluate &evaluate, int64_t most, int *m, double *w,
-              const Guide *guide = nullptr, int *halves = nullptr);
+              const Guide *guide = nullptr, int *halves = nullptr, double *estimates = nullptr);
 
 // The host evaluator on `form` (kept alive by the caller): the tasks shared out over threads.
 Evaluate host_evaluator(const CauchyForm &form);

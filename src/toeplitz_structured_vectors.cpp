@@ -192,7 +192,7 @@ gpu::BasisBatch host_basis(const CauchyForm &form) {
 }
 
 VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const int *half, double tol,
-                          const gpu::BasisBatch &basis, double *z, int64_t ldz) {
+                          const gpu::BasisBatch &basis, double *z, int64_t ldz, const double *shifts) {
   VectorReport rep;
   // The FFT products on t scaled into [0.5, 1) (a power of two, exact): a tiny t's products
   // would lose digits to subnormals. The eigenvalues and tol follow inside.
@@ -225,7 +225,12 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
       prev = i;
     }
   }
-  std::vector<double> shift_of(m, NAN);  // an eigenvalue's refined shift, once a round gave one
+  // An eigenvalue's next shift: the search's estimate first (within tol / 2 of w), then the last
+  // round's refined value; NaN: w itself.
+  std::vector<double> shift_of(m, NAN);
+  if (shifts)
+    for (int i = 0; i < m; ++i)
+      if (std::fabs(shifts[i] * scale - w[i]) <= tol / 2) shift_of[i] = shifts[i] * scale;
   // Elements left with |d| and rows below sqrt(eps) ||T||_1 (or tol) join a basis' tail rather
   // than be pivots: near a cluster their values are the elimination's rounding (prolate t: rows
   // of 1e-13 against a tol of 3e-14 at n = 64), and dividing by them ruins the frozen rows. A

@@ -209,16 +209,20 @@ TEST_P(StructuredZoo, EigenvectorsFromBases) {
     struct Slice { int il, iu; };
     for (const Slice &s : {Slice{1, std::min(n, 8)}, Slice{n / 3 + 1, std::min(n, n / 3 + 6)}, Slice{n, n}}) {
       SCOPED_TRACE(kind + " n=" + std::to_string(n) + " IL=" + std::to_string(s.il) + " IU=" + std::to_string(s.iu));
-      std::vector<double> w(n, -1.0);
+      std::vector<double> w(n, -1.0), estimates(n, std::nan(""));
       std::vector<int> halves(n, -1);
       int m = -1;
       const structured::Report r = structured::search(n, t.data(), 'I', 0, 0, s.il, s.iu, 0, slots, evaluate, -1,
-                                                      &m, w.data(), guide, halves.data());
+                                                      &m, w.data(), guide, halves.data(), estimates.data());
       ASSERT_TRUE(r.ok) << r.why;
       ASSERT_EQ(m, s.iu - s.il + 1);
+      const double tol = structured::search_tolerance(n, t.data(), 0);
+      for (int i = 0; i < m; ++i) EXPECT_LE(std::fabs(estimates[i] - w[i]), tol / 2) << "estimate " << i;
       std::vector<double> z(size_t(n) * m, std::nan(""));
-      const structured::VectorReport v = structured::eigenvectors(
-          n, t.data(), m, w.data(), halves.data(), structured::search_tolerance(n, t.data(), 0), basis, z.data(), n);
+      // The first slice from the midpoints, the others from the search's estimates (the library's way).
+      const structured::VectorReport v =
+          structured::eigenvectors(n, t.data(), m, w.data(), halves.data(), tol, basis, z.data(), n,
+                                   s.il == 1 ? nullptr : estimates.data());
       ASSERT_TRUE(v.ok) << v.why;
       EXPECT_LE(v.worst, ratios::kThreshold);
       for (int i = 1; i < m; ++i) EXPECT_LE(w[i - 1], w[i]);
