@@ -1,6 +1,7 @@
 // Fast Fourier transforms (see fft.hpp).
 #include "fft.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpueig::fft {
@@ -12,6 +13,12 @@ Complex root(int64_t m, int64_t period) {
   return {std::cos(a), -std::sin(a)};
 }
 
+// a * b without std::complex's operator*, which checks for NaN and Inf results (a library call
+// per product: 3x the transform's time here; the inputs are finite).
+inline Complex mul(const Complex &a, const Complex &b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
 int64_t power_of_two_at_least(int64_t n) {
   int64_t p = 1;
   while (p < n) p <<= 1;
@@ -20,8 +27,11 @@ int64_t power_of_two_at_least(int64_t n) {
 
 }  // namespace
 
-Radix2::Radix2(int64_t size) : size_(size), twiddle_(size / 2) {
-  for (int64_t k = 0; k < size / 2; ++k) twiddle_[k] = root(k, size);
+Radix2::Radix2(int64_t size) : size_(size), twiddle_(std::max<int64_t>(size - 1, 1)) {
+  // Each stage's twiddles contiguous (stage of half-length h at offset h - 1): the butterflies
+  // read them in order instead of with the stride size / 2h.
+  for (int64_t half = 1; half < size; half <<= 1)
+    for (int64_t k = 0; k < half; ++k) twiddle_[half - 1 + k] = root(k * (size / (2 * half)), size);
 }
 
 void Radix2::run(Complex *x, bool inverse) const {
@@ -33,12 +43,13 @@ void Radix2::run(Complex *x, bool inverse) const {
     if (i < j) std::swap(x[i], x[j]);
   }
   for (int64_t len = 2; len <= n; len <<= 1) {
-    const int64_t half = len / 2, stride = n / len;
+    const int64_t half = len / 2;
+    const Complex *tw = twiddle_.data() + half - 1;
     for (int64_t i = 0; i < n; i += len)
       for (int64_t k = 0; k < half; ++k) {
-        Complex w = twiddle_[k * stride];
+        Complex w = tw[k];
         if (inverse) w = std::conj(w);
-        const Complex a = x[i + k], b = x[i + k + half] * w;
+        const Complex a = x[i + k], b = mul(x[i + k + half], w);
         x[i + k] = a + b, x[i + k + half] = a - b;
       }
   }
@@ -63,14 +74,14 @@ void Dst1::run(const double *x, double *y, std::vector<Complex> &work) const {
   const int64_t size = fft_.size();
   work.assign(size, Complex(0, 0));
   for (int64_t j = 1; j <= n_; ++j) {
-    work[j] = x[j - 1] * chirp_[j];
+    work[j] = x[j - 1] * chirp_[j];  // (real times complex: no check)
     work[length_ - j] = -x[j - 1] * chirp_[length_ - j];
   }
   fft_.run(work.data(), false);
-  for (int64_t k = 0; k < size; ++k) work[k] *= filter_[k];
+  for (int64_t k = 0; k < size; ++k) work[k] = mul(work[k], filter_[k]);
   fft_.run(work.data(), true);
   const double scale = std::sqrt(2.0 / double(n_ + 1)) * -0.5;
-  for (int64_t k = 1; k <= n_; ++k) y[k - 1] = scale * (work[k] * chirp_[k]).imag();
+  for (int64_t k = 1; k <= n_; ++k) y[k - 1] = scale * mul(work[k], chirp_[k]).imag();
 }
 
 ToeplitzProduct::ToeplitzProduct(int64_t n, const double *t)
@@ -86,7 +97,7 @@ void ToeplitzProduct::run(const double *x, double *y, std::vector<Complex> &work
   work.assign(fft_.size(), Complex(0, 0));
   for (int64_t j = 0; j < n_; ++j) work[j] = x[j];
   fft_.run(work.data(), false);
-  for (int64_t k = 0; k < fft_.size(); ++k) work[k] *= symbol_[k];
+  for (int64_t k = 0; k < fft_.size(); ++k) work[k] = mul(work[k], symbol_[k]);
   fft_.run(work.data(), true);
   for (int64_t j = 0; j < n_; ++j) y[j] = work[j].real();
 }

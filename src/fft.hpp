@@ -22,7 +22,7 @@ class Radix2 {
 
  private:
   int64_t size_;
-  std::vector<Complex> twiddle_;  // exp(-2 pi i k / size), k < size / 2
+  std::vector<Complex> twiddle_;  // per stage (see the constructor)
 };
 
 // The DST-I of order n: y_k = sqrt(2/(n+1)) sum_{j=1..n} sin(jk pi/(n+1)) x_j (k = 1..n; S = S' =
