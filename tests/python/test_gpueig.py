@@ -333,6 +333,25 @@ def test_toeplitz_eig_matches_dense(n):
     assert np.allclose(gpueig.toeplitz_eig(t, range="I", il=1, iu=k), ref[:k], rtol=0, atol=tol)
 
 
+def test_toeplitz_structured_eigenpairs(monkeypatch):
+    """A few eigenpairs by the structured method (T never formed): z sized for the wanted count,
+    the pairs those of the dense T; range 'V' with vectors past n = 16384 is refused clearly."""
+    monkeypatch.setenv("GPUEIG_TOEPLITZ_METHOD", "structured")
+    n = 300
+    t = rng.uniform(-1, 1, n) / (1 + 0.01 * np.arange(n))
+    t[0] = 4
+    dense = sla.toeplitz(t)
+    ref = sla.eigvalsh(dense)
+    tol = 30 * n * EPS * np.linalg.norm(dense, 1)
+    w, z = gpueig.toeplitz_eig(t, jobz="V", range="I", il=3, iu=8)
+    assert z.shape == (n, 6)
+    assert np.allclose(w, ref[2:8], rtol=0, atol=tol)
+    assert np.linalg.norm(dense @ z - z * w, 1) <= tol
+    assert np.linalg.norm(z.T @ z - np.eye(6), 1) <= 30 * n * EPS
+    with pytest.raises(ValueError, match="range='I'"):
+        gpueig.toeplitz_eig(np.r_[2.0, -1.0, np.zeros(20000 - 2)], jobz="V", range="V", vl=0, vu=1e-6)
+
+
 def test_toeplitz_rejects_nan():
     with pytest.raises(ValueError, match="argument 4"):
         gpueig.toeplitz_eig(np.array([1.0, np.inf, 0.5]))

@@ -162,6 +162,25 @@ def _range_arguments(range, vl, vu, il, iu, n):
             _integer(il, "il") if r == b"I" else 0, _integer(iu, "iu") if r == b"I" else 0)
 
 
+# The largest z toeplitz_eig allocates for range 'V' (2 GiB: n = 16384), where M is not known in
+# advance and z must hold n columns (LAPACK's contract).
+_TOEPLITZ_Z_LIMIT = 1 << 31
+
+
+def _toeplitz_columns(jz, r, n, il, iu):
+    """The columns z needs for gpu_toeplitz_eig: the wanted count for range 'I' (at least 1), n for
+    'A' and 'V' (ValueError where that exceeds _TOEPLITZ_Z_LIMIT: use range 'I')."""
+    if jz != b"V" or n == 0:
+        return 1
+    if r == b"I":
+        return max(1, min(iu, n) - max(il, 1) + 1)
+    if r == b"V" and 8 * n * n > _TOEPLITZ_Z_LIMIT:
+        raise ValueError(f"toeplitz_eig: jobz='V' with range='V' needs an n x n z (M is not known in advance), "
+                         f"{8 * n * n / 2**30:.0f} GiB at n = {n}; ask by index (range='I'; count the eigenvalues "
+                         f"in (vl, vu] with jobz='N' first)")
+    return n
+
+
 def stebz(d, e, range="A", order="E", vl=None, vu=None, il=None, iu=None, abstol=0.0):
     """Eigenvalues of the symmetric tridiagonal matrix (d, e) by bisection (LAPACK dstebz).
 
@@ -477,7 +496,10 @@ def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):
     """Eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric Toeplitz matrix whose first
     column is t. range as in stebz. Returns w (ascending) or (w, z) with z[:, i] for w[i]. A CuPy
-    array or PyTorch CUDA tensor t goes to gpu_toeplitz_eig_dev (w, z: the same kind of array)."""
+    array or PyTorch CUDA tensor t goes to gpu_toeplitz_eig_dev (w, z: the same kind of array).
+    A few eigenpairs of a large T (range 'I') take the structured method (T never formed): z is
+    sized for the wanted count. Raises ValueError for jobz='V', range='V' past n = 16384 (z would
+    need n columns: LAPACK's contract, M being unknown in advance)."""
     if _on_gpu(t):
         from . import _device
         return _device.toeplitz_eig(t, jobz, range, vl, vu, il, iu, abstol)
@@ -486,7 +508,7 @@ def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abs
     jz = _option(jobz, "jobz", "NV")
     r, vl, vu, il, iu = _range_arguments(range, vl, vu, il, iu, n)
     w = np.empty(max(n, 1))
-    z = np.zeros((n, n) if jz == b"V" and n else (1, 1), order="F")
+    z = np.zeros((max(n, 1), _toeplitz_columns(jz, r, n, il, iu)) if jz == b"V" else (1, 1), order="F")
     ldz = max(n, 1) if jz == b"V" else 1
     m = ctypes.c_int(0)
     info = _lib().gpu_toeplitz_eig(jz, r, n, _double_ptr(t if n else np.zeros(1)), vl, vu, il, iu,

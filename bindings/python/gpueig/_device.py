@@ -432,7 +432,7 @@ def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abs
     jz = _api._option(jobz, "jobz", "NV")
     r, vl, vu, il, iu = _api._range_arguments(range, vl, vu, il, iu, n)
     w, info, pad = k.zeros(max(n, 1)), k.zeros_int(1), k.zeros(1)
-    z = k.fortran_copy(k.zeros((n, n))) if jz == b"V" and n else pad
+    z = k.fortran_copy(k.zeros((n, _api._toeplitz_columns(jz, r, n, il, iu)))) if jz == b"V" and n else pad
     ldz = max(n, 1) if jz == b"V" else 1
     m = ctypes.c_int(0)
     names = ["jobz", "range", "n", "t", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz", "info", "stream"]
