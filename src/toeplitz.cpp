@@ -641,7 +641,8 @@ std::string structured_note(const char *where, const structured::Report &r, cons
   std::string note = std::string("structured method on the ") + where + ": " + std::to_string(r.rounds) +
                      " rounds, " + std::to_string(r.evaluations) + " half-block evaluations, " +
                      std::to_string(r.slots) + " side by side" +
-                     (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB" : std::string()) +
+                     (bytes >= 0 ? ", device memory " + std::to_string((bytes + 1048575) >> 20) + " MiB"
+                                 : std::string()) +
                      (r.untrusted ? ", " + std::to_string(r.untrusted) + " moved" : std::string());
   if (!r.ok) return note + "; declined (" + r.why + "): the dense method";
   if (v) {

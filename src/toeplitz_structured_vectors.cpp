@@ -259,7 +259,10 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
         size_t b = a + 1;
         while (b < g.index.size() && w[g.index[b]] - w[g.index[b - 1]] <= merge) ++b;
         double sigma = 0;
-        for (size_t j = a; j < b; ++j) sigma += shift_of[g.index[j]] == shift_of[g.index[j]] ? shift_of[g.index[j]] : w[g.index[j]];
+        for (size_t j = a; j < b; ++j) {
+          const double next = shift_of[g.index[j]];
+          sigma += next == next ? next : w[g.index[j]];
+        }
         sigma /= double(b - a);
         parts_of[gi].push_back({int(tasks.size()), int(b - a)});
         tasks.push_back({sigma / scale, g.half, int64_t(b - a), floor / scale});  // in t_in's units
@@ -275,7 +278,9 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
     struct HostTime {  // the rest of the round, on every way out of it
       VectorReport &rep;
       std::chrono::steady_clock::time_point from;
-      ~HostTime() { rep.host_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count(); }
+      ~HostTime() {
+        rep.host_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
+      }
     } host_time{rep, based};
     ++rep.attempts;
     rep.bases += int64_t(tasks.size());
@@ -325,7 +330,8 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
         if (!L) continue;
         for (int64_t a = 0; a < kept; ++a)
           for (int64_t b = 0; b <= a; ++b) {
-            const double e = 0.5 * (dot(n, x.data() + a * n, tx.data() + b * n) + dot(n, x.data() + b * n, tx.data() + a * n));
+            const double e =
+                0.5 * (dot(n, x.data() + a * n, tx.data() + b * n) + dot(n, x.data() + b * n, tx.data() + a * n));
             v[a + b * kept] = v[b + a * kept] = e;
           }
         const int order = int(kept);
