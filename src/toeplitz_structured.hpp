@@ -266,8 +266,8 @@ bool half_record(const CauchyHalf &b, double sigma, int64_t want, double floor, 
 bool basis_from_record(const CauchyHalf &nodes, const Record &rec, const std::vector<double> &f, int64_t want,
                        std::vector<double> &out);
 
-// F on host threads.
-void replay(const Record &rec, std::vector<double> &f);
+// F, on host threads where `threaded`.
+void replay(const Record &rec, std::vector<double> &f, bool threaded = true);
 
 // The host's basis tasks on `form`: elimination, replay and assembly.
 gpu::BasisBatch host_basis(const CauchyForm &form);

@@ -118,10 +118,10 @@ std::vector<double> small_eigenvectors(int64_t k, std::vector<double> a) {
 
 }  // namespace
 
-void replay(const Record &rec, std::vector<double> &f) {
+void replay(const Record &rec, std::vector<double> &f, bool threaded) {
   const int64_t frozen = int64_t(rec.pivots.size()), count = int64_t(rec.tail.size());
   f.assign(frozen * count, 0.0);
-  const int parts = host_parts(frozen * frozen / 2, int64_t(1) << 16);
+  const int parts = threaded ? host_parts(frozen * frozen / 2, int64_t(1) << 16) : 1;
   run_parts(parts, [&](int part) {  // rows interleaved: a row's work falls with its step
     for (int64_t k = part; k < frozen; k += parts)
       frozen_row(rec.pivots.data(), frozen, k, rec.tail.data(), count, f.data() + k, frozen);
@@ -174,19 +174,29 @@ bool basis_from_record(const CauchyHalf &nodes, const Record &rec, const std::ve
 }
 
 gpu::BasisBatch host_basis(const CauchyForm &form) {
+  // The tasks shared out over threads as the evaluations are (each elimination is serial); a
+  // single task replays its frozen rows on threads instead.
   return [&form](const std::vector<gpu::BasisTask> &tasks, std::vector<gpu::HalfBasis> &out) {
     out.assign(tasks.size(), {});
-    for (size_t i = 0; i < tasks.size(); ++i) {
+    const int64_t count = int64_t(tasks.size());
+    const int parts = static_cast<int>(std::min<int64_t>(host_slots(), count));
+    run_parts(parts, [&](int part) {
       Scratch scratch;
-      Record rec;
-      std::vector<double> f;
-      const CauchyHalf &b = form.half[tasks[i].half];
-      const bool trusted =
-          half_record(b, tasks[i].sigma * form.scale, tasks[i].want, tasks[i].floor * form.scale, scratch, rec);
-      replay(rec, f);
-      out[i].trusted = basis_from_record(b, rec, f, tasks[i].want, out[i].x) && trusted;
-      out[i].count = b.size > 0 ? int64_t(out[i].x.size()) / b.size : 0;
-    }
+      for (int64_t i = part; i < count; i += parts) {
+        try {
+          Record rec;
+          std::vector<double> f;
+          const CauchyHalf &b = form.half[tasks[i].half];
+          const bool trusted =
+              half_record(b, tasks[i].sigma * form.scale, tasks[i].want, tasks[i].floor * form.scale, scratch, rec);
+          replay(rec, f, parts == 1);
+          out[i].trusted = basis_from_record(b, rec, f, tasks[i].want, out[i].x) && trusted;
+          out[i].count = b.size > 0 ? int64_t(out[i].x.size()) / b.size : 0;
+        } catch (...) {  // no memory for this task: it stays untrusted (its group then retries or fails)
+          out[i] = {};
+        }
+      }
+    });
     return gpu::Status::success();
   };
 }
