@@ -658,17 +658,16 @@ std::string structured_note(const char *where, const structured::Report &r, cons
   return note;
 }
 
-// Eigenvectors of the structured method, n x m with leading dimension n, and what they cost.
-struct StructuredVectors {
-  std::vector<double> z;
-  structured::VectorReport report;
-};
+// Where the eigenvectors go: z(columns) gives an array of at least that many columns of
+// leading dimension ldz, asked for once their number is known (the host call's Z itself; the
+// device call stages them on the host, n x M for the structured method's, n x n for the dense).
+using ZTarget = std::function<double *(int64_t columns)>;
 
-// The structured eigenvalues, and with `vectors` their eigenvectors, by the evaluations and bases
-// `source` offers: the search, then structured::eigenvectors on its halves.
+// The structured eigenvalues, and with `vectors` (their report) the eigenvectors into z, by the
+// evaluations and bases `source` offers: the search, then structured::eigenvectors on its halves.
 gpu::Status structured_run(const gpu::InertiaSource &source, const structured::Guide &guide, char range, int n,
                            const Problem &p, int il, int iu, int64_t most, int *m, double *w,
-                           structured::Report &rep, StructuredVectors *vectors) {
+                           structured::Report &rep, structured::VectorReport *vectors, const ZTarget &z, int ldz) {
   std::vector<int> halves(vectors ? n : 0);
   std::vector<double> estimates(vectors ? n : 0);
   rep = structured::search(n, p.t, range, p.vl, p.vu, il, iu, p.abstol, source.slots, source.batch, most, m, w,
@@ -677,80 +676,70 @@ gpu::Status structured_run(const gpu::InertiaSource &source, const structured::G
     if (!rep.failure) return rep.failure;
     return gpu::Status::fail(gpu::Status::unsafe, rep.why);
   }
-  if (!vectors || *m == 0) return gpu::Status::success();
-  vectors->z.assign(size_t(n) * size_t(*m), 0.0);
-  vectors->report = structured::eigenvectors(n, p.t, *m, w, halves.data(),
-                                              structured::search_tolerance(n, p.t, p.abstol), source.basis,
-                                              vectors->z.data(), n, estimates.data());
-  if (vectors->report.ok) return gpu::Status::success();
-  return gpu::Status::fail(gpu::Status::unsafe, vectors->report.why);
+  if (!vectors) return gpu::Status::success();
+  if (*m == 0) return vectors->ok = true, gpu::Status::success();  // nothing to certify
+  *vectors = structured::eigenvectors(n, p.t, *m, w, halves.data(), structured::search_tolerance(n, p.t, p.abstol),
+                                      source.basis, z(*m), ldz, estimates.data());
+  if (vectors->ok) return gpu::Status::success();
+  return gpu::Status::fail(gpu::Status::unsafe, vectors->why);
 }
 
 // The structured method with the GPU's evaluations: ok, `unsafe` where it declined or could not
 // settle (the caller then runs the dense method), or the device failure of an evaluation.
-gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most,
-                           int *m, double *w, structured::Report &rep, int64_t *bytes,
-                           StructuredVectors *vectors = nullptr) {
+gpu::Status structured_gpu(char range, int n, const Problem &p, int il, int iu, int64_t most, int *m, double *w,
+                           structured::Report &rep, int64_t *bytes, structured::VectorReport *vectors,
+                           const ZTarget &z, int ldz) {
   return gpu::device().toeplitz_inertia(n, p.t, [&](const gpu::InertiaSource &source) {
     const structured::Guide guide = structured::guide_of(source.diagonal[0], source.diagonal[1]);
-    return structured_run(source, guide, range, n, p, il, iu, most, m, w, rep, vectors);
+    return structured_run(source, guide, range, n, p, il, iu, most, m, w, rep, vectors, z, ldz);
   }, bytes);
 }
 
 // The structured method with the host's evaluations: true where it settled (and certified the
 // vectors asked for).
 bool structured_cpu(CallRecord &call, char range, int n, const Problem &p, int il, int iu, int64_t most, int *m,
-                    double *w, StructuredVectors *vectors) {
+                    double *w, structured::VectorReport *vectors, const ZTarget &z, int ldz) {
   const structured::CauchyForm form = structured::cauchy_form(n, p.t);
   gpu::InertiaSource source;
   source.batch = structured::host_evaluator(form);
   source.basis = structured::host_basis(form);
   source.slots = structured::host_slots();
   structured::Report rep;
-  const gpu::Status s = structured_run(source, structured::guide_of(form), range, n, p, il, iu, most, m, w, rep,
-                                       vectors);
-  call.add_note(structured_note("CPU", rep, vectors ? &vectors->report : nullptr));
+  const gpu::Status s =
+      structured_run(source, structured::guide_of(form), range, n, p, il, iu, most, m, w, rep, vectors, z, ldz);
+  call.add_note(structured_note("CPU", rep, vectors));
   return bool(s);
 }
 
-// The structured vectors (n x m) into Z.
-void copy_vectors(int n, int m, const StructuredVectors &v, double *z, int ldz) {
-  for (int j = 0; j < m; ++j) std::copy_n(v.z.data() + size_t(j) * n, n, z + size_t(j) * ldz);
-}
-
-// The eigenvalues, and with `vectors` the eigenvectors, on the GPU: the structured method where
-// structured_first says so (the dense method where it declines or cannot certify), else the dense
-// half blocks. With vectors they come back in *vectors (n x m) when the structured method gave
-// them, else in dense_z() (leading dimension ldz; asked for only where the dense method runs).
-using DenseZ = std::function<double *()>;
+// The eigenvalues, and with `vectors` (the structured method's report) the eigenvectors into z, on
+// the GPU: the structured method where structured_first says so (the dense method where it
+// declines or cannot certify), else the dense half blocks.
 gpu::Status any_gpu(CallRecord *call, char range, int n, const Problem &p, int il, int iu, int *m, double *w,
-                    int *info, bool *structured_unsettled, StructuredVectors *vectors, const DenseZ &dense_z,
+                    int *info, bool *structured_unsettled, structured::VectorReport *vectors, const ZTarget &z,
                     int ldz) {
   int64_t most = -1;
   if (structured_first(range, n, il, iu, true, &most)) {
     structured::Report rep;
     int64_t bytes = 0;
-    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes, vectors);
-    if (call) call->add_note(structured_note("GPU", rep, vectors ? &vectors->report : nullptr, bytes));
+    gpu::Status s = structured_gpu(range, n, p, il, iu, most, m, w, rep, &bytes, vectors, z, ldz);
+    if (call) call->add_note(structured_note("GPU", rep, vectors, bytes));
     if (s) return *info = 0, s;
     if (s.code != gpu::Status::unsafe) return s;
     *structured_unsettled = true;
-    if (vectors) vectors->z.clear();
   }
-  if (vectors) return *info = 0, vectors_gpu(range, n, p, il, iu, m, w, dense_z(), ldz);
+  if (vectors) return *info = 0, vectors_gpu(range, n, p, il, iu, m, w, z(n), ldz);
   return values_gpu(range, n, p, il, iu, m, w, info);
 }
 
 // The same on the CPU (the structured method with the host's evaluations, unless the GPU's search
 // already found it unsettled).
 int any_cpu(CallRecord &call, char range, int n, const Problem &p, int il, int iu, bool structured_unsettled,
-            int *m, double *w, StructuredVectors *vectors, double *z, int ldz) {
+            int *m, double *w, structured::VectorReport *vectors, const ZTarget &z, int ldz) {
   int64_t most = -1;
-  if (!structured_unsettled && structured_first(range, n, il, iu, false, &most)) {
-    if (structured_cpu(call, range, n, p, il, iu, most, m, w, vectors)) return 0;
-    if (vectors) vectors->z.clear();
-  }
-  if (vectors) return vectors_cpu(range, n, p, il, iu, m, w, z, ldz);
+  if (!structured_unsettled && structured_first(range, n, il, iu, false, &most) &&
+      structured_cpu(call, range, n, p, il, iu, most, m, w, vectors, z, ldz))
+    return 0;
+  if (vectors) return vectors_cpu(range, n, p, il, iu, m, w, z(n), ldz);
   return values_cpu(range, n, p, il, iu, m, w);
 }
 
@@ -787,29 +776,27 @@ gpu::Status toeplitz_on_device(gpu::Device &dev, char jobz, char range, int n, c
   const Problem p = prepare(n, ht.data(), range, vl, vu, abstol, !wantz);
   int mm = 0, r = 0;
   std::vector<double> hw(n), hz;
-  StructuredVectors sv;  // the structured method's vectors (n x M), where it gave them
-  // The dense method's vectors (n x n staged), sized only where it runs.
-  auto dense_z = [&] {
-    hz.assign(size_t(n) * n, 0.0);
+  structured::VectorReport report;
+  // Z staged on the host, n x columns (leading dimension n), sized where a method asks.
+  const ZTarget staged = [&](int64_t columns) {
+    hz.assign(size_t(n) * size_t(columns), 0.0);
     return hz.data();
   };
   if (!p.empty) {
     bool unsettled = false;
-    s = any_gpu(nullptr, range, n, p, il, iu, &mm, hw.data(), &r, &unsettled, wantz ? &sv : nullptr, dense_z, n);
+    s = any_gpu(nullptr, range, n, p, il, iu, &mm, hw.data(), &r, &unsettled, wantz ? &report : nullptr, staged, n);
     if (s.code == gpu::Status::unsafe) {
-      r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), dense_z(), n)
+      r = wantz ? vectors_cpu(range, n, p, il, iu, &mm, hw.data(), staged(n), n)
                 : values_cpu(range, n, p, il, iu, &mm, hw.data());
       if (r < 0) return gpu::Status::fail(gpu::Status::device_error, "the host recompute failed");
       s = gpu::Status::success();
-      sv.z.clear();
     }
     if (!s) return s;
   }
   if (r != 0) mm = 0;
   if (p.sigma != 1)
     for (int i = 0; i < mm; ++i) hw[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
-  const double *zs = sv.z.empty() ? hz.data() : sv.z.data();
-  if (wantz && mm > 0 && !(s = dev.upload_matrix(z, ldz, zs, n, n, mm, stream))) return s;
+  if (wantz && mm > 0 && !(s = dev.upload_matrix(z, ldz, hz.data(), n, n, mm, stream))) return s;
   if (!(s = dev.upload_arrays({{w, hw.data(), mm * kD}, {info, &r, kI}}, stream))) return s;
   *m = mm;
   return s;
@@ -867,19 +854,20 @@ extern "C" int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
       call.done(Backend::cpu, "(VL, VU] beyond the spectrum");
       return 0;
     }
-    // The structured method first where structured_first says so (its vectors, if any, into sv),
-    // else (or where it declines or cannot certify) the dense half blocks: eigenvalues by their
-    // tridiagonal forms, eigenvectors by gpu_syevd's or gpu_syevx's method on each.
+    // The structured method first where structured_first says so, else (or where it declines or
+    // cannot certify) the dense half blocks: eigenvalues by their tridiagonal forms, eigenvectors
+    // by gpu_syevd's or gpu_syevx's method on each. Either writes Z itself (M columns at most, as
+    // the caller provides).
     bool unsettled = false;  // the structured method could not settle it on the GPU
-    StructuredVectors sv;
-    StructuredVectors *vectors = wantz ? &sv : nullptr;
+    structured::VectorReport report;
+    structured::VectorReport *vectors = wantz ? &report : nullptr;
+    const ZTarget into_z = [z](int64_t) { return z; };
     const int info = run_dispatched(
         call, Routine::toeplitz, n,
         [&](int &gpu_info) {
-          return any_gpu(&call, range, n, p, il, iu, m, w, &gpu_info, &unsettled, vectors, [&] { return z; }, ldz);
+          return any_gpu(&call, range, n, p, il, iu, m, w, &gpu_info, &unsettled, vectors, into_z, ldz);
         },
-        [&] { return any_cpu(call, range, n, p, il, iu, unsettled, m, w, vectors, z, ldz); });
-    if (info == 0 && wantz && !sv.z.empty()) copy_vectors(n, *m, sv, z, ldz);
+        [&] { return any_cpu(call, range, n, p, il, iu, unsettled, m, w, vectors, into_z, ldz); });
     if (info == 0 && p.sigma != 1)
       for (int i = 0; i < *m; ++i) w[i] /= p.sigma;  // may overflow to +-Inf, as DSYEVR's does
     return info;

@@ -103,6 +103,24 @@ double three_point(const double x[3], const double y[3], double lo, double hi) {
   return a + (b - a) / 2;
 }
 
+// Every isolated eigenvalue's estimate (its bracket's midpoint) by half and index: the
+// neighbours whose factors root_estimate divides out.
+struct Neighbours {
+  std::map<int64_t, double> at[2];
+  void add(const std::vector<Bracket> &list) {
+    for (const Bracket &b : list)
+      if (b.half != kBoth && b.size() == 1) at[b.half][b.count(b.hi)] = b.lo.x + b.width() / 2;
+  }
+  // The estimate of eigenvalue `index` of b's half, NaN where none (or b is T's).
+  double of(const Bracket &b, int64_t index) const {
+    if (b.half == kBoth) return std::nan("");
+    const auto it = at[b.half].find(index);
+    return it == at[b.half].end() ? std::nan("") : it->second;
+  }
+  double below(const Bracket &b) const { return of(b, b.count(b.lo)); }
+  double above(const Bracket &b) const { return of(b, b.count(b.hi) + 1); }
+};
+
 // The eigenvalue of a bracket holding one, both ends' log|det| known: the fit of three_point
 // through the ends and the nearest point outside, else the linear interpolation between the ends
 // (regula falsi, in logs: no overflow; with `biased`, a kept end's |det| scaled down by Anderson
@@ -599,23 +617,14 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   while (!open.empty()) {
     if (rep.rounds >= kMaxRounds) return rep.why = "round cap reached", rep;
     const std::vector<int> per = shares(open, slots);
-    // Every isolated eigenvalue's current estimate (its bracket's midpoint) by half, for the
-    // neighbours' interpolations.
-    std::map<int64_t, double> estimate[2];
-    for (const std::vector<Bracket> *list : {&open, &done})
-      for (const Bracket &b : *list)
-        if (b.half != kBoth && b.size() == 1) estimate[b.half][b.count(b.hi)] = b.lo.x + b.width() / 2;
+    Neighbours near;
+    near.add(open), near.add(done);
     std::vector<std::vector<double>> xs(open.size());
     std::vector<size_t> first(open.size() + 1, 0);
     tasks.clear();
     for (size_t i = 0; i < open.size(); ++i) {
       const Bracket &b = open[i];
-      const auto near = [&](int64_t index) {  // eigenvalue `index`'s estimate in b's half, NaN where none
-        if (b.half == kBoth) return std::nan("");
-        const auto at = estimate[b.half].find(index);
-        return at == estimate[b.half].end() ? std::nan("") : at->second;
-      };
-      xs[i] = proposals(b, per[i], il, iu, tol, near(b.count(b.lo)), near(b.count(b.hi) + 1), guide);
+      xs[i] = proposals(b, per[i], il, iu, tol, near.below(b), near.above(b), guide);
       for (double x : xs[i]) add_tasks(x, b.half);
       first[i + 1] = tasks.size();
     }
@@ -688,9 +697,8 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
   // a half's all it holds.
   // With `estimates`, a bracket holding one eigenvalue also gives its root_estimate (the
   // eigenvectors' first shift: the midpoint may be tol / 2 off), clamped to the bracket.
-  std::map<int64_t, double> middle[2];  // a half's isolated eigenvalues by index: the neighbours
-  for (const Bracket &b : done)
-    if (b.half != kBoth && b.size() == 1) middle[b.half][b.count(b.hi)] = b.lo.x + b.width() / 2;
+  Neighbours near;
+  near.add(done);
   struct Value {
     double w;
     int half;
@@ -703,11 +711,7 @@ Report search(int64_t n, const double *t, char range, double vl, double vu, int 
     double estimate = mid;
     if (estimates && b.half != kBoth && b.size() == 1 && std::isfinite(b.logdet(b.lo)) &&
         std::isfinite(b.logdet(b.hi))) {
-      auto near = [&](int64_t index) {
-        const auto at = middle[b.half].find(index);
-        return at == middle[b.half].end() ? std::nan("") : at->second;
-      };
-      const double x = root_estimate(b, near(b.count(b.lo)), near(b.count(b.hi) + 1), false);
+      const double x = root_estimate(b, near.below(b), near.above(b), false);
       if (x > b.lo.x && x < b.hi.x) estimate = x;
     }
     const int64_t first = b.count(b.lo) + 1;

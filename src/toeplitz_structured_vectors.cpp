@@ -9,9 +9,9 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "cpu_paths.hpp"
 #include "fft.hpp"
 #include "host_parts.hpp"
-#include "lapack.hpp"
 #include "toeplitz_structured.hpp"
 
 namespace gpueig::structured {
@@ -75,45 +75,11 @@ int64_t orthonormalize(int64_t n, int64_t count, std::vector<double> &x) {
   return kept;
 }
 
-// The eigenvectors of the symmetric k x k matrix a (column-major; destroyed) by cyclic Jacobi
-// rotations, the columns of v in the order of |eigenvalue| ascending (at most 60 sweeps: each
-// squares the off-diagonal part once the rotations are small).
-std::vector<double> small_eigenvectors(int64_t k, std::vector<double> a) {
-  std::vector<double> v(k * k, 0.0);
-  for (int64_t i = 0; i < k; ++i) v[i + i * k] = 1;
-  for (int sweep = 0; sweep < 60; ++sweep) {
-    double off = 0, all = 0;
-    for (int64_t j = 0; j < k; ++j)
-      for (int64_t i = 0; i < k; ++i) (i == j ? all : off) += a[i + j * k] * a[i + j * k];
-    if (!(off > 1e-34 * (all + off))) break;
-    for (int64_t p = 0; p < k; ++p)
-      for (int64_t q = p + 1; q < k; ++q) {
-        const double apq = a[p + q * k];
-        if (apq == 0) continue;
-        const double theta = (a[q + q * k] - a[p + p * k]) / (2 * apq);
-        const double tn = (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(tn * tn + 1), sn = tn * c;
-        for (int64_t r = 0; r < k; ++r) {  // columns p, q
-          const double x = a[r + p * k], y = a[r + q * k];
-          a[r + p * k] = c * x - sn * y, a[r + q * k] = sn * x + c * y;
-        }
-        for (int64_t r = 0; r < k; ++r) {  // rows p, q
-          const double x = a[p + r * k], y = a[q + r * k];
-          a[p + r * k] = c * x - sn * y, a[q + r * k] = sn * x + c * y;
-        }
-        for (int64_t r = 0; r < k; ++r) {
-          const double x = v[r + p * k], y = v[r + q * k];
-          v[r + p * k] = c * x - sn * y, v[r + q * k] = sn * x + c * y;
-        }
-      }
-  }
-  std::vector<int64_t> order(k);
-  for (int64_t i = 0; i < k; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t x, int64_t y) { return std::fabs(a[x + x * k]) < std::fabs(a[y + y * k]); });
-  std::vector<double> sorted(k * k);
-  for (int64_t c = 0; c < k; ++c) std::copy_n(v.data() + order[c] * k, k, sorted.data() + c * k);
-  return sorted;
+// The eigenpairs of the symmetric k x k matrix a (column-major, replaced by the eigenvectors),
+// eigenvalues ascending into `values` (cpu::syevd: LAPACK's DSYEVD): false where it failed.
+bool small_eigen(int64_t k, std::vector<double> &a, std::vector<double> &values) {
+  values.assign(k, 0.0);
+  return k == 0 || cpu::syevd('V', 'L', int(k), a.data(), int(k), values.data()) == 0;
 }
 
 }  // namespace
@@ -154,18 +120,22 @@ bool basis_from_record(const CauchyHalf &nodes, const Record &rec, const std::ve
   }
   // (H - sigma I) [F; I] w = [0; S w]: the combinations w of the tail's Schur complement S with
   // the smallest |eigenvalue| are the near-null vectors (a column alone carries S's larger part).
-  std::vector<double> schur(count * count);
+  std::vector<double> schur(count * count), mu;
   for (int64_t a = 0; a < count; ++a)
     for (int64_t b = 0; b < count; ++b) {
       const Pivot &p = rec.tail[a], &q = rec.tail[b];
       schur[a + b * count] = a == b ? p.d : cauchy_entry(p.g, p.h, p.v, q.g, q.h, q.v);
     }
-  const std::vector<double> w = small_eigenvectors(count, schur);
+  if (!small_eigen(count, schur, mu)) return false;
+  std::vector<int64_t> order(count);
+  for (int64_t i = 0; i < count; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return std::fabs(mu[a]) < std::fabs(mu[b]); });
   const int64_t keep = std::min(want, count);
   out.assign(size * keep, 0.0);
   for (int64_t c = 0; c < keep; ++c)
     for (int64_t b = 0; b < count; ++b) {
-      const double coef = w[b + c * count];
+      const double coef = schur[b + order[c] * count];
       const double *from = x.data() + b * size;
       double *to = out.data() + c * size;
       for (int64_t r = 0; r < size; ++r) to[r] += coef * from[r];
@@ -249,7 +219,6 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
   const int64_t size[2] = {(n + 1) / 2, n / 2};
   const fft::Dst1 dst(n);
   const fft::ToeplitzProduct product(n, t);
-  const lapack::Table *L = lapack::table();
 
   for (int attempt = 0; attempt < kTries; ++attempt) {
     // A group's eigenvalues closer than `merge` share a shift and a basis of their number (a
@@ -334,35 +303,20 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
       });
       // Rayleigh-Ritz: G = X' T X, its eigenvectors V; the wanted eigenvalues (ascending) take the
       // window of Ritz values (ascending) nearest them.
-      std::vector<double> v(kept * kept, 0.0), theta(kept, 0.0);
-      int64_t first = 0;
-      if (kept > 1) {
-        if (!L) continue;
-        for (int64_t a = 0; a < kept; ++a)
-          for (int64_t b = 0; b <= a; ++b) {
-            const double e =
-                0.5 * (dot(n, x.data() + a * n, tx.data() + b * n) + dot(n, x.data() + b * n, tx.data() + a * n));
-            v[a + b * kept] = v[b + a * kept] = e;
-          }
-        const int order = int(kept);
-        int lwork = -1, liwork = -1, info = 0, iq = 0;
-        double q = 0;
-        L->dsyevd("V", "L", &order, v.data(), &order, theta.data(), &q, &lwork, &iq, &liwork, &info, 1, 1);
-        lwork = std::max(1, int(q)), liwork = std::max(1, iq);
-        std::vector<double> work(lwork);
-        std::vector<int> iwork(liwork);
-        L->dsyevd("V", "L", &order, v.data(), &order, theta.data(), work.data(), &lwork, iwork.data(), &liwork,
-                  &info, 1, 1);
-        if (info != 0) continue;
-        double best = INFINITY;
-        for (int64_t s0 = 0; s0 + int64_t(wanted.size()) <= kept; ++s0) {
-          double miss = 0;
-          for (size_t i = 0; i < wanted.size(); ++i) miss += std::fabs(theta[s0 + i] - w[wanted[i]]);
-          if (miss < best) best = miss, first = s0;
+      std::vector<double> v(kept * kept, 0.0), theta;
+      for (int64_t a = 0; a < kept; ++a)
+        for (int64_t b = 0; b <= a; ++b) {
+          const double e =
+              0.5 * (dot(n, x.data() + a * n, tx.data() + b * n) + dot(n, x.data() + b * n, tx.data() + a * n));
+          v[a + b * kept] = v[b + a * kept] = e;
         }
-      } else {
-        v[0] = 1;
-        theta[0] = dot(n, x.data(), tx.data());  // the Rayleigh quotient (x of unit length)
+      if (!small_eigen(kept, v, theta)) continue;
+      int64_t first = 0;
+      double best = INFINITY;
+      for (int64_t s0 = 0; s0 + int64_t(wanted.size()) <= kept; ++s0) {
+        double miss = 0;
+        for (size_t i = 0; i < wanted.size(); ++i) miss += std::fabs(theta[s0 + i] - w[wanted[i]]);
+        if (miss < best) best = miss, first = s0;
       }
       // The Ritz vectors, their residuals against the returned eigenvalues, and the verdict.
       std::vector<double> y(n * wanted.size()), ty(n * wanted.size()), refined(wanted.size());
@@ -397,35 +351,20 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
       }
     }
   }
+  // The refined values and their vectors, W ascending again (refined values of different halves
+  // within tol of each other may have crossed), each column of Z at its value's place.
+  std::vector<std::pair<double, std::pair<const Group *, size_t>>> order;  // (value, (group, member))
   for (const Group &g : groups) {
     if (!(g.best <= kThreshold)) return rep.why = "a vector's residual stayed above 30 n eps ||T||_1", rep;
-    for (size_t i = 0; i < g.index.size(); ++i) {
-      std::copy_n(g.z.data() + i * n, n, z + g.index[i] * ldz);
-      w[g.index[i]] = g.w[i];
-    }
+    for (size_t i = 0; i < g.index.size(); ++i) order.push_back({g.w[i], {&g, i}});
     rep.worst = std::max(rep.worst, g.best);
   }
-  // W ascending again (refined values of different halves within tol of each other may have
-  // crossed), the columns of Z following by cycles of the permutation.
-  std::vector<int> order(m);
-  for (int i = 0; i < m; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return w[a] < w[b]; });
-  std::vector<double> sorted(m), column(n);
-  for (int i = 0; i < m; ++i) sorted[i] = w[order[i]];
-  std::vector<char> placed(m, 0);
-  for (int start = 0; start < m; ++start) {
-    if (placed[start] || order[start] == start) continue;
-    std::copy_n(z + int64_t(start) * ldz, n, column.begin());
-    int at = start;
-    while (order[at] != start) {
-      std::copy_n(z + int64_t(order[at]) * ldz, n, z + int64_t(at) * ldz);
-      placed[at] = 1;
-      at = order[at];
-    }
-    std::copy_n(column.begin(), n, z + int64_t(at) * ldz);
-    placed[at] = 1;
+  std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t k = 0; k < order.size(); ++k) {
+    const auto &[g, i] = order[k].second;
+    std::copy_n(g->z.data() + i * n, n, z + int64_t(k) * ldz);
+    w[k] = order[k].first;
   }
-  std::copy(sorted.begin(), sorted.end(), w);
   rep.ok = true;
   return rep;
 }
