@@ -3,6 +3,7 @@
 // where eigenvalues lie close, and kept only where T x - w x, by FFT products, is at LAPACK's
 // test-ratio level.
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
@@ -283,24 +284,37 @@ VectorReport eigenvectors(int64_t n, const double *t_in, int m, double *w, const
       if (!usable || columns.size() < wanted.size()) continue;
       const int64_t count = int64_t(columns.size());
       std::vector<double> x(n * count), tx;
+      // (a thread's workspace that cannot be had leaves the group to the next round: nothing may
+      // throw out of a run_parts thread)
+      std::atomic<bool> short_of_memory{false};
       const int parts = static_cast<int>(std::min<int64_t>(host_parts(n * count, int64_t(1) << 14), count));
       run_parts(parts, [&](int part) {
-        std::vector<fft::Complex> work;
-        std::vector<double> u(n);
-        for (int64_t c = part; c < count; c += parts) {
-          std::fill(u.begin(), u.end(), 0.0);
-          for (int64_t p = 0; p < size[h]; ++p) u[2 * p + h] = columns[c][p];
-          dst.run(u.data(), x.data() + c * n, work);
+        try {
+          std::vector<fft::Complex> work;
+          std::vector<double> u(n);
+          for (int64_t c = part; c < count; c += parts) {
+            std::fill(u.begin(), u.end(), 0.0);
+            for (int64_t p = 0; p < size[h]; ++p) u[2 * p + h] = columns[c][p];
+            dst.run(u.data(), x.data() + c * n, work);
+          }
+        } catch (...) {
+          short_of_memory = true;
         }
       });
+      if (short_of_memory) continue;
       const int64_t kept = orthonormalize(n, count, x);
       if (kept < int64_t(wanted.size())) continue;
       tx.resize(n * kept);
-      run_parts(std::min<int>(parts, int(kept)), [&](int part) {
-        std::vector<fft::Complex> work;
-        for (int64_t c = part; c < kept; c += std::min<int>(parts, int(kept)))
-          product.run(x.data() + c * n, tx.data() + c * n, work);
+      const int product_parts = std::min<int>(parts, int(kept));
+      run_parts(product_parts, [&](int part) {
+        try {
+          std::vector<fft::Complex> work;
+          for (int64_t c = part; c < kept; c += product_parts) product.run(x.data() + c * n, tx.data() + c * n, work);
+        } catch (...) {
+          short_of_memory = true;
+        }
       });
+      if (short_of_memory) continue;
       // Rayleigh-Ritz: G = X' T X, its eigenvectors V; the wanted eigenvalues (ascending) take the
       // window of Ritz values (ascending) nearest them.
       std::vector<double> v(kept * kept, 0.0), theta;
