@@ -20,16 +20,19 @@
 // cooperative kernel, each publishing its final rows as it goes (see Wave below). Where the tree
 // does not fit the GPU at once, each level is a kernel of its own.
 //
-// Look-ahead: the panel kernels run on a second, high-priority stream, one panel ahead of the
-// trailing update. Panel p+1 needs only rows r0 .. r0+B-1 of the updated matrix, so the update
-// of panel p does those rows first (all of the left side, then the right side on those rows)
-// and lets panel p+1 be factored while it does the rest. For that the panel kernels read and
-// write the panel transposed, in the upper triangle (rows c0 .. c0+B-1, columns r0 ..), where
-// the rest of panel p's update never writes; the lower triangle left of the trailing matrix is
-// stale from then on, and the band is the upper one. z's update runs on a third stream; the
-// blocks of kBlockSets consecutive panels are kept, so that the updates can run behind. When Q
-// is to be formed, all panels' blocks are kept instead (keep_all) and sytrd_band_form_q1 forms Q1
-// later from its right end, where each panel's pass shrinks to the trailing rows and columns.
+// For the n where a column strip's trailing rows fit the shared memory, all levels of a panel
+// are applied by one kernel (a strip of 8 columns or rows a thread block), not a kernel a level.
+//
+// Look-ahead: panel p+1 needs only rows r0 .. r0+B-1 of the updated matrix, so the update of
+// panel p does those rows first (all of the left side, then the right side on those rows) on
+// the panels' own high-priority stream, and the rest on a third stream while panel p+1 is
+// factored. For that the panel kernels read and write the panel transposed, in the upper
+// triangle (rows c0 .. c0+B-1, columns r0 ..), where the rest of panel p's update never writes;
+// the lower triangle left of the trailing matrix is stale from then on, and the band is the upper
+// one. z's update runs on a fourth stream; the blocks of kBlockSets consecutive panels are kept,
+// so that the updates can run behind. When Q is to be formed, all panels' blocks are kept instead
+// (keep_all) and sytrd_band_form_q1 forms Q1 later from its right end, where each panel's pass
+// shrinks to the trailing rows and columns.
 //
 // Cost: the blocks are dense, so the two passes take about 16/3 n^3 flops in all, four times a
 // Householder band reduction; in exchange every flop is a tensor-core product and there are no
@@ -146,6 +149,12 @@ struct Wave {
   int *failed;  // set by a wait that timed out
   int self, top, bottom;  // this node; a merge's children (the nodes holding its two triangles)
 };
+// A node publishes its rows two at a time, and a merge waits for and loads two rows of each
+// child at once: each publication is a barrier and a device-scope release, each wait an L2 round
+// trip, on the wavefront's critical path. Stage 1 at n = 512 / 1024 / 2048 (H100): 2.55 / 6.26 /
+// 15.73 ms a row at a time, 2.33 / 5.77 / 14.76 two at a time, 2.37 / 5.89 / 15.13 four, 2.53 /
+// 6.43 / 16.69 eight (the lag a level adds grows with the group).
+constexpr int kWaveGroup = 2;
 constexpr int kRowsPerEpoch = 64;     // more than B
 constexpr int kPanelFlagStride = 32;  // ints between two nodes' counters (a 128-byte line each)
 
@@ -231,7 +240,7 @@ __device__ void tile_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t t
           if (i == j) row = v[i];
         __stcg(&panel_at(a, lda, c0, st + j, t), final_entry(t, j, row, tops));
       }
-      wave_publish(wave, j + 1);
+      if ((j + 1) % kWaveGroup == 0 || j + 1 == nj) wave_publish(wave, j + 1);
     }
   }
   if (t < B) {
@@ -283,16 +292,16 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
   }
   for (int j = 0; j < B; ++j) {
     const int m = j + 1 < k ? j + 1 : k;
-    if (kWave) {
-      if (!wave_wait(wave, wave.top, j < k ? wave.bottom : -1, j + 1)) return;
+    if (kWave && j % kWaveGroup == 0) {
+      const int upto = min(B, j + kWaveGroup);  // rows j .. upto-1 of both children
+      if (!wave_wait(wave, wave.top, j < k ? wave.bottom : -1, upto)) return;
       if (t < B) {
-        vt[0] = __ldcg(&panel_at(a, lda, c0, first + j, t));
-        if (j < k) {
-          const double y = __ldcg(&panel_at(a, lda, c0, second + j, t));
 #pragma unroll
-          for (int r = 0; r < B; ++r)
-            if (r == j) vb[r] = y;
-        }
+        for (int i = 0; i < kWaveGroup; ++i)
+          if (j + i < upto) vt[i] = __ldcg(&panel_at(a, lda, c0, first + j + i, t));
+#pragma unroll
+        for (int r = 0; r < B; ++r)
+          if (r >= j && r < upto && r < k) vb[r] = __ldcg(&panel_at(a, lda, c0, second + r, t));
       }
     }
     if (t == j) {
@@ -312,7 +321,7 @@ __device__ void pair_qr(double *a, int64_t lda, int64_t n, int64_t c0, int64_t s
     }
     if (kWave) {  // row j of the merged triangle is final: the parent may take it
       if (t < B) __stcg(&panel_at(a, lda, c0, first + j, t), final_entry(t, j, vt[0], tops));
-      wave_publish(wave, j + 1);
+      if ((j + 1) % kWaveGroup == 0 || j + 1 == B) wave_publish(wave, j + 1);
     }
     const double done = vt[0];
 #pragma unroll
@@ -487,6 +496,126 @@ __global__ void __launch_bounds__(kThreads, 4)  // 4 blocks an SM: 64 registers
   }
 }
 
+// Every level of a panel at once, for a strip of W vectors: columns (kRight false: X := M X on
+// rows r0 ..) or rows (kRight true: X := X M^T on columns r0 ..) lo + W*blockIdx.x .. of the
+// trailing matrix, held whole in shared memory (the panel's tiles' rows, padded to whole tiles
+// with zeros, which every block keeps zero: a block is the identity where its rows are absent).
+// One kernel instead of one a level: the update on the look-ahead's critical path is a chain of
+// a few latency-bound kernels a panel otherwise. A level's blocks touch disjoint rows; with 8 or
+// more of them a warp takes whole blocks, else the warps share a block's 8-row slabs and meet at
+// a barrier before any of them stores.
+constexpr int kFusedLevels = 16;  // a panel of up to 2^15 tiles
+struct PanelLevels {
+  Level level[kFusedLevels];
+  int nl;
+  int64_t r0, tiles;
+};
+constexpr int kFusedWarps = kThreads / 32;
+
+template <int W>
+__device__ inline int64_t fused_row(const Level &L, int64_t r0, int64_t b, int local) {
+  const int64_t s0 = L.first - r0 + b * L.stride;
+  return L.off1 == 0 || local < B ? s0 + local : s0 + L.off1 + (local - B);
+}
+
+// Slabs first .. first+count-1 (8 rows each) of Y = G X for block b of level L, G from global
+// memory, X's 64 rows of the block from shared memory (a warp's share of apply_panel_kernel).
+template <int W>
+__device__ inline void fused_product(const Level &L, int64_t r0, int64_t b, const double *X, int first,
+                                     int count,
+                                     nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double> (&acc)[8][W / 8]) {
+  using namespace nvcuda;
+  const double *G = L.blocks + b * H * H;
+  wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> fb[H / 4][W / 8];
+#pragma unroll
+  for (int kk = 0; kk < H / 4; ++kk)
+#pragma unroll
+    for (int ct = 0; ct < W / 8; ++ct)
+      wmma::load_matrix_sync(fb[kk][ct], X + fused_row<W>(L, r0, b, 4 * kk) * W + 8 * ct, W);
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    if (r < first || r >= first + count) continue;
+#pragma unroll
+    for (int ct = 0; ct < W / 8; ++ct) wmma::fill_fragment(acc[r][ct], 0.0);
+#pragma unroll
+    for (int kk = 0; kk < H / 4; ++kk) {
+      wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
+      wmma::load_matrix_sync(fa, G + 8 * r + 4 * kk * H, H);
+#pragma unroll
+      for (int ct = 0; ct < W / 8; ++ct) wmma::mma_sync(acc[r][ct], fa, fb[kk][ct], acc[r][ct]);
+    }
+  }
+}
+
+template <int W>
+__device__ inline void fused_store(const Level &L, int64_t r0, int64_t b, double *X, int first, int count,
+                                   nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double> (&acc)[8][W / 8]) {
+  using namespace nvcuda;
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    if (r < first || r >= first + count) continue;
+#pragma unroll
+    for (int ct = 0; ct < W / 8; ++ct)
+      wmma::store_matrix_sync(X + fused_row<W>(L, r0, b, 8 * r) * W + 8 * ct, acc[r][ct], W,
+                              wmma::mem_row_major);
+  }
+}
+
+template <bool kRight, int W>
+__global__ void __launch_bounds__(kThreads)
+    apply_panel_kernel(double *a, int64_t lda, int64_t n, PanelLevels P, int64_t lo, int64_t hi) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  using namespace nvcuda;
+  extern __shared__ __align__(128) double X[];  // X[i * W + c]: index i (row r0 + i), vector c
+  const int64_t s0 = lo + int64_t(blockIdx.x) * W;
+  const int width = static_cast<int>(std::min<int64_t>(W, hi - s0));
+  const int64_t m = n - P.r0, rows = P.tiles * H;
+  for (int64_t idx = threadIdx.x; idx < rows * W; idx += blockDim.x) {
+    int64_t i;
+    int c;
+    if (kRight) { c = static_cast<int>(idx % W); i = idx / W; }
+    else { i = idx % rows; c = static_cast<int>(idx / rows); }
+    double v = 0.0;
+    if (i < m && c < width) v = kRight ? a[(s0 + c) + (P.r0 + i) * lda] : a[(P.r0 + i) + (s0 + c) * lda];
+    X[i * W + c] = v;
+  }
+  __syncthreads();
+  const int w = threadIdx.x / 32;
+  for (int l = 0; l < P.nl; ++l) {
+    const Level &L = P.level[l];
+    const int64_t count = L.count;
+    // Warps a block: 1 when there are at least as many blocks as warps, else a power of two.
+    int per = 1;
+    while (per * 2 * count <= kFusedWarps) per *= 2;
+    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[8][W / 8];
+    if (per == 1) {  // whole blocks a warp: only the warp reads and writes the block's rows
+      for (int64_t b = w; b < count; b += kFusedWarps) {
+        fused_product<W>(L, P.r0, b, X, 0, 8, acc);
+        __syncwarp();
+        fused_store<W>(L, P.r0, b, X, 0, 8, acc);
+        __syncwarp();
+      }
+    } else {  // `per` warps a block, 8 / per slabs each: all read before any stores
+      const int64_t b = w / per;
+      const int slabs = 8 / per, first = (w % per) * slabs;
+      if (b < count) fused_product<W>(L, P.r0, b, X, first, slabs, acc);
+      __syncthreads();
+      if (b < count) fused_store<W>(L, P.r0, b, X, first, slabs, acc);
+    }
+    __syncthreads();
+  }
+  for (int64_t idx = threadIdx.x; idx < m * W; idx += blockDim.x) {
+    int64_t i;
+    int c;
+    if (kRight) { c = static_cast<int>(idx % W); i = idx / W; }
+    else { i = idx % m; c = static_cast<int>(idx / m); }
+    if (c >= width) continue;
+    if (kRight) a[(s0 + c) + (P.r0 + i) * lda] = X[i * W + c];
+    else a[(P.r0 + i) + (s0 + c) * lda] = X[i * W + c];
+  }
+#endif
+}
+
 __global__ void take_tridiagonal_kernel(int64_t n, const double *base, int64_t stride, double *d,
                                         double *e) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
@@ -505,6 +634,52 @@ Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Lev
   const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>((hi - lo + kStrip - 1) / kStrip));
   apply_level_kernel<kRight, kTrans><<<grid, kThreads, 0, st>>>(a, lda, n, L, lo, hi);
   return check_launch("sytrd apply_level_kernel");
+}
+
+// Vectors a fused block holds (0: the panel's levels go one kernel each, as for large n, where
+// the rows do not fit the shared memory, or with GPUEIG_SYTRD_APPLY=levels). 8, not 16: at
+// n = 1024 / 2048 stage 1 took 4.53 / 13.65 ms with 8 and 5.23 / 15.05 ms with 16 (H100; 16
+// needs 255 registers a thread, and half the blocks share out the same G reads).
+constexpr int kFusedWidth = 8;
+int fused_width(int64_t tiles, int nl) {
+  if (nl > kFusedLevels || env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1) return 0;
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    return 0;
+  return tiles * H * kFusedWidth * int64_t(sizeof(double)) <= optin ? kFusedWidth : 0;
+}
+
+template <bool kRight, int W>
+Status apply_panel_w(cudaStream_t st, double *a, int64_t lda, int64_t n, const PanelLevels &P,
+                     int64_t lo, int64_t hi) {
+  const size_t smem = size_t(P.tiles) * H * W * sizeof(double);
+  Status s = check(cudaFuncSetAttribute(apply_panel_kernel<kRight, W>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                   "cudaFuncSetAttribute");
+  if (!s) return s;
+  apply_panel_kernel<kRight, W><<<static_cast<unsigned>((hi - lo + W - 1) / W), kThreads, smem, st>>>(
+      a, lda, n, P, lo, hi);
+  return check_launch("sytrd apply_panel_kernel");
+}
+
+// A := M A (kRight false) on columns lo .. hi-1, or A := A M^T on rows lo .. hi-1, M the panel's
+// levels: fused (width w) or a kernel a level.
+template <bool kRight>
+Status apply_panel(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level *levels, int nl,
+                   int64_t r0, int w, int64_t lo, int64_t hi) {
+  if (hi <= lo) return Status::success();
+  if (w == 0) {
+    for (int l = 0; l < nl; ++l)
+      if (const Status s = apply_level<kRight>(st, a, lda, n, levels[l], lo, hi); !s) return s;
+    return Status::success();
+  }
+  PanelLevels P{};
+  for (int l = 0; l < nl; ++l) P.level[l] = levels[l];
+  P.nl = nl;
+  P.r0 = r0;
+  P.tiles = levels[0].count;
+  return apply_panel_w<kRight, kFusedWidth>(st, a, lda, n, P, lo, hi);
 }
 
 // One panel's blocks: level 0 has P, the merge levels P - 1 together.
@@ -549,31 +724,30 @@ constexpr int kBlockSets = 4;
 
 // The streams and events of the look-ahead, released on every return.
 struct LookAhead {
-  cudaStream_t fs = nullptr, zs = nullptr;  // factor; z update
-  cudaEvent_t start = nullptr, strip = nullptr, fdone = nullptr, zdone = nullptr;
-  cudaEvent_t level[kMaxLevels] = {}, zset[kBlockSets] = {};
+  cudaStream_t fs = nullptr, rs = nullptr, zs = nullptr;  // factor and critical update; the rest; z
+  cudaEvent_t start = nullptr, fdone = nullptr, rdone = nullptr, zdone = nullptr;
+  cudaEvent_t factored = nullptr, mid = nullptr, rest = nullptr;
+  cudaEvent_t zset[kBlockSets] = {};
   Status init(bool wantz) {
-    // The panel kernels are a chain of small latency-bound launches: at the highest priority
-    // their blocks take the first SM slots the updates' blocks free. z's update is filler.
+    // The panel kernels and the update of the next panel's rows are a chain of small
+    // latency-bound launches: at the highest priority their blocks take the first SM slots the
+    // rest of the update frees. The rest and z's update are filler.
     Status s = create_priority_stream(&fs, true);
+    if (s) s = create_priority_stream(&rs, false);
     if (s && wantz) s = create_priority_stream(&zs, false);
-    for (cudaEvent_t *e : {&start, &strip, &fdone, &zdone})
+    for (cudaEvent_t *e : {&start, &fdone, &rdone, &zdone, &factored, &mid, &rest})
       if (s) s = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
-    for (cudaEvent_t &e : level)
-      if (s) s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
     for (cudaEvent_t &e : zset)
       if (s) s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
     return s;
   }
   ~LookAhead() {
-    for (cudaEvent_t e : level)
-      if (e) cudaEventDestroy(e);
     for (cudaEvent_t e : zset)
       if (e) cudaEventDestroy(e);
-    for (cudaEvent_t e : {start, strip, fdone, zdone})
+    for (cudaEvent_t e : {start, fdone, rdone, zdone, factored, mid, rest})
       if (e) cudaEventDestroy(e);
-    if (fs) cudaStreamDestroy(fs);
-    if (zs) cudaStreamDestroy(zs);
+    for (cudaStream_t t : {fs, rs, zs})
+      if (t) cudaStreamDestroy(t);
   }
 };
 
@@ -657,9 +831,9 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
     const int nl = panel_levels(n, c0, mine, levels);
     kept += blocks_of(levels, nl) * H * H;
     // Factor (stream fs): every node of the tree in one wavefront kernel where they can all be
-    // resident, else the tile level, then the merge levels; an event for each level. Without
-    // keep_all the blocks go where panel p - kBlockSets's were: its z update must be done with
-    // them (its A update is, since fs waited for panel p-1's).
+    // resident, else the tile level, then the merge levels. Without keep_all the blocks go where
+    // panel p - kBlockSets's were: its z update must be done with them (its A update is: fs
+    // waited for panel p-1's rest, which rs ran after p - kBlockSets's).
     if (z && p >= kBlockSets &&
         !(s = check(cudaStreamWaitEvent(la.fs, la.zset[set]), "cudaStreamWaitEvent")))
       return s;
@@ -667,8 +841,6 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
     if (nl > 1 && nodes <= capacity) {
       if (!(s = factor_wave(la.fs, a, lda, n, c0, mine, levels, nl, flags, static_cast<int>(p + 1), failed)))
         return s;
-      for (int l = 0; l < nl; ++l)
-        if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
     } else {
       for (int l = 0; l < nl; ++l) {
         double *out = const_cast<double *>(levels[l].blocks);
@@ -676,31 +848,31 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
         if (l == 0) tile_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, out);
         else pair_qr_kernel<<<grid, kColThreads, 0, la.fs>>>(a, lda, n, c0, int64_t(1) << (l - 1), out);
         if (!(s = check_launch(l == 0 ? "sytrd tile_qr_kernel" : "sytrd pair_qr_kernel"))) return s;
-        if (!(s = check(cudaEventRecord(la.level[l], la.fs), "cudaEventRecord"))) return s;
       }
     }
-    // Update (stream st): A := M A M^T on the trailing rows and columns, each left level as soon
-    // as its blocks exist; the right side on the next panel's rows first, which lets fs go on.
+    if (z && !(s = check(cudaEventRecord(la.factored, la.fs), "cudaEventRecord"))) return s;
+    // Update: A := M A M^T on the trailing rows and columns. What panel p+1 needs (all of the
+    // left side, the right side on its rows) follows the panel on fs, with no stream hop on the
+    // chain from panel to panel; the right side on the other rows runs on rs beside the next
+    // panel. (fs waited for the previous panel's rest before its own left side.)
     const int64_t mid = std::min(n, r0 + B);
-    for (int l = 0; l < nl; ++l) {
-      if (!(s = check(cudaStreamWaitEvent(st, la.level[l]), "cudaStreamWaitEvent"))) return s;
-      if (!(s = apply_level<false>(st, a, lda, n, levels[l], r0, n))) return s;
-    }
-    for (int l = 0; l < nl; ++l)
-      if (!(s = apply_level<true>(st, a, lda, n, levels[l], r0, mid))) return s;
-    if (!(s = record_wait(la.strip, st, la.fs))) return s;
-    for (int l = 0; l < nl; ++l)
-      if (!(s = apply_level<true>(st, a, lda, n, levels[l], mid, n))) return s;
+    const int w = fused_width(levels[0].count, nl);
+    if (p > 0 && !(s = check(cudaStreamWaitEvent(la.fs, la.rest), "cudaStreamWaitEvent"))) return s;
+    if (!(s = apply_panel<false>(la.fs, a, lda, n, levels, nl, r0, w, r0, n))) return s;
+    if (!(s = apply_panel<true>(la.fs, a, lda, n, levels, nl, r0, w, r0, mid))) return s;
+    if (!(s = record_wait(la.mid, la.fs, la.rs))) return s;
+    if (!(s = apply_panel<true>(la.rs, a, lda, n, levels, nl, r0, w, mid, n))) return s;
+    if (!(s = check(cudaEventRecord(la.rest, la.rs), "cudaEventRecord"))) return s;
     // z := z M^T (stream zs), independent of A: it fills what the other two leave idle.
     if (z) {
-      if (!(s = check(cudaStreamWaitEvent(la.zs, la.level[nl - 1]), "cudaStreamWaitEvent"))) return s;
+      if (!(s = check(cudaStreamWaitEvent(la.zs, la.factored), "cudaStreamWaitEvent"))) return s;
       for (int l = 0; l < nl; ++l)
         if (!(s = apply_level<true>(la.zs, z, ldz, n, levels[l], 0, n))) return s;
       if (!(s = check(cudaEventRecord(la.zset[set], la.zs), "cudaEventRecord"))) return s;
     }
   }
-  // st waited on every level fs made, but joins fs all the same; and z's stream.
-  if (!(s = record_wait(la.fdone, la.fs, st))) return s;
+  // st joins the three streams.
+  if (!(s = record_wait(la.fdone, la.fs, st)) || !(s = record_wait(la.rdone, la.rs, st))) return s;
   return z ? record_wait(la.zdone, la.zs, st) : s;
 }
 

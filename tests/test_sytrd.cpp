@@ -205,29 +205,34 @@ INSTANTIATE_TEST_SUITE_P(
              std::get<2>(info.param) + "_vect" + std::get<3>(info.param);
     });
 
-// Stage 1's two panel schedules (each panel's tree in one wavefront kernel, or level by level,
-// GPUEIG_SYTRD_PANEL) make the same rotations in the same order: T and Q agree bit for bit.
+// Stage 1's schedules make the same rotations and products in the same order, so T and Q agree
+// bit for bit: each panel's tree in one wavefront kernel or level by level (GPUEIG_SYTRD_PANEL),
+// and its blocks applied by one kernel for all levels or a kernel a level (GPUEIG_SYTRD_APPLY).
 // The orders cover one tile, a short last tile, trees of 2 to 5 levels and an odd tile count.
-TEST(SytrdPanels, WavefrontMatchesLevelByLevel) {
+TEST(SytrdPanels, SchedulesAgree) {
   if (!kOnGpu) GTEST_SKIP() << "the panel schedules are the GPU's";
   ASSERT_EQ(gpueig_set_backend("gpu"), 0);
+  const char *schedules[][2] = {{"levels", "levels"}, {"auto", "auto"}, {"auto", "levels"}, {"levels", "auto"}};
   for (int n : {70, 97, 200, 517, 1100}) {
-    SCOPED_TRACE("n=" + std::to_string(n));
     const Vec a0 = zoo::symmetric("random", n, n, 91);
-    Vec d[2], e[2], q[2];
-    for (int k = 0; k < 2; ++k) {
-      setenv("GPUEIG_SYTRD_PANEL", k == 0 ? "levels" : "auto", 1);
+    Vec d[4], e[4], q[4];
+    for (int k = 0; k < 4; ++k) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " panel=" + schedules[k][0] + " apply=" + schedules[k][1]);
+      setenv("GPUEIG_SYTRD_PANEL", schedules[k][0], 1);
+      setenv("GPUEIG_SYTRD_APPLY", schedules[k][1], 1);
       Vec a = a0;
       d[k].assign(n, kNaN);
       e[k].assign(n, kNaN);
       q[k].assign(size_t(n) * n, kNaN);
       ASSERT_EQ(gpu_sytrd_givens('V', 'L', n, a.data(), n, d[k].data(), e[k].data(), q[k].data(), n), 0);
       ASSERT_STREQ(gpueig_last_backend(), "gpu");
+      if (k == 0) continue;
+      EXPECT_TRUE(d[0] == d[k]) << "d differs";
+      EXPECT_TRUE(std::equal(e[0].begin(), e[0].begin() + (n - 1), e[k].begin())) << "e differs";
+      EXPECT_TRUE(q[0] == q[k]) << "Q differs";
     }
     unsetenv("GPUEIG_SYTRD_PANEL");
-    EXPECT_TRUE(d[0] == d[1]) << "d differs";
-    EXPECT_TRUE(std::equal(e[0].begin(), e[0].begin() + (n - 1), e[1].begin())) << "e differs";
-    EXPECT_TRUE(q[0] == q[1]) << "Q differs";
+    unsetenv("GPUEIG_SYTRD_APPLY");
   }
 }
 
