@@ -640,22 +640,33 @@ Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Lev
 // the rows do not fit the shared memory, or with GPUEIG_SYTRD_APPLY=levels). 8, not 16: at
 // n = 1024 / 2048 stage 1 took 4.53 / 13.65 ms with 8 and 5.23 / 15.05 ms with 16 (H100; 16
 // needs 255 registers a thread, and half the blocks share out the same G reads).
+// Every block of the fused kernel reads all of the panel's blocks (2 tiles x 32 KB), so the L2
+// traffic grows as the square of the tiles: at n = 4096 (63 tiles) it made stage 1 73.6 ms
+// against 52 a kernel a level, while it saves time up to 32 tiles (n = 2048, above).
 constexpr int kFusedWidth = 8;
+constexpr int64_t kFusedTiles = 32;
+// The fused kernel's shared memory is sized for kFusedTiles whatever the panel: the limit a
+// kernel may use is a process-wide attribute, and two calls on two host threads (gpu_toeplitz_eig
+// reduces its halves so) setting it to their own sizes made each other's launches fail.
+constexpr size_t kFusedSmem = size_t(kFusedTiles) * H * kFusedWidth * sizeof(double);  // 128 KB
 int fused_width(int64_t tiles, int nl) {
-  if (nl > kFusedLevels || env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1) return 0;
+  if (tiles > kFusedTiles || nl > kFusedLevels ||
+      env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1)
+    return 0;
   int dev = 0, optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
     return 0;
-  return tiles * H * kFusedWidth * int64_t(sizeof(double)) <= optin ? kFusedWidth : 0;
+  return kFusedSmem <= size_t(optin) ? kFusedWidth : 0;
 }
 
 template <bool kRight, int W>
 Status apply_panel_w(cudaStream_t st, double *a, int64_t lda, int64_t n, const PanelLevels &P,
                      int64_t lo, int64_t hi) {
-  const size_t smem = size_t(P.tiles) * H * W * sizeof(double);
+  static_assert(W == kFusedWidth, "kFusedSmem is sized for kFusedWidth");
+  const size_t smem = size_t(P.tiles) * H * W * sizeof(double);  // <= kFusedSmem
   Status s = check(cudaFuncSetAttribute(apply_panel_kernel<kRight, W>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kFusedSmem)),
                    "cudaFuncSetAttribute");
   if (!s) return s;
   apply_panel_kernel<kRight, W><<<static_cast<unsigned>((hi - lo + W - 1) / W), kThreads, smem, st>>>(

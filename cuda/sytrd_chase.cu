@@ -544,9 +544,12 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
   // (a GPU whose blocks cannot hold kWorkersMax workers' shared memory chases unreserved)
   reserve = reserve && kWorkersMax * sizeof(ChaseWorker) <= size_t(optin);
   const int workers = reserve ? kWorkersMax : 1;
-  const size_t smem = reserve ? std::max(workers * sizeof(ChaseWorker), std::min(size_t(200) << 10, size_t(optin)))
-                              : sizeof(ChaseWorker);
-  if (s) s = check(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+  const size_t reserved = std::max(kWorkersMax * sizeof(ChaseWorker), std::min(size_t(200) << 10, size_t(optin)));
+  const size_t smem = reserve ? reserved : sizeof(ChaseWorker);
+  // The kernel's limit is process-wide: always the larger size, which every launch fits (calls on
+  // two host threads setting their own sizes would make each other's launches fail).
+  const size_t limit = kWorkersMax * sizeof(ChaseWorker) <= size_t(optin) ? reserved : sizeof(ChaseWorker);
+  if (s) s = check(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limit)),
                    "cudaFuncSetAttribute");
   if (s)
     s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64 * workers, smem),

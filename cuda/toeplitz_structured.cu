@@ -753,7 +753,7 @@ class Session {
         int clusters = 0;
         cudaLaunchAttribute attr;
         const cudaLaunchConfig_t cfg = launch_config(1, c, need, &attr);
-        if (!(s = cluster_attributes(c, need)) ||
+        if (!(s = cluster_attributes(c, optin)) ||
             !(s = check(cudaOccupancyMaxActiveClusters(&clusters, cluster_inertia_kernel<false>, &cfg),
                         "cudaOccupancyMaxActiveClusters")))
           return s;
@@ -761,7 +761,7 @@ class Session {
       }
     }
     if (cluster_ > 0) {
-      if (!(s = cluster_attributes(cluster_, smem_))) return s;  // the chosen size's, set last
+      if (!(s = cluster_attributes(cluster_, optin))) return s;
       slots_ = best;  // a (shift, half) task a cluster
       return Status::success();
     }
@@ -769,10 +769,9 @@ class Session {
     shared_ = need + sizeof(Candidate) * 2 * kWarps <= size_t(optin);
     int per_sm = 1;
     if (shared_) {
-      if (!(s = check(cudaFuncSetAttribute(inertia_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(need)), "cudaFuncSetAttribute")) ||
-          !(s = check(cudaFuncSetAttribute(inertia_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(need)), "cudaFuncSetAttribute")) ||
+      // (Limits are process-wide: the device's, which every call's launches fit, not this call's
+      // `need`, which a call of another size on another host thread would undercut.)
+      if (!(s = dynamic_limit(inertia_kernel<false>, optin)) || !(s = dynamic_limit(inertia_kernel<true>, optin)) ||
           !(s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inertia_kernel<false>, kThreads, need),
                       "cudaOccupancyMaxActiveBlocksPerMultiprocessor")))
         return s;
@@ -785,12 +784,24 @@ class Session {
     return Status::success();
   }
 
-  // The cluster kernel's attributes for clusters of c blocks with `need` bytes of shared memory.
-  static Status cluster_attributes(int c, size_t need) {
+  // A kernel's dynamic shared memory may reach what the device allows beside its static part.
+  template <typename Kernel>
+  static Status dynamic_limit(Kernel kernel, int optin) {
+    cudaFuncAttributes attr{};
+    Status s = check(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes");
+    if (s)
+      s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     optin - static_cast<int>(attr.sharedSizeBytes)),
+                "cudaFuncSetAttribute");
+    return s;
+  }
+
+  // The cluster kernel's attributes for clusters of c blocks: shared memory up to the device's
+  // limit (process-wide, so the same for every call: see above).
+  static Status cluster_attributes(int c, int optin) {
     Status s;
     for (auto kernel : {cluster_inertia_kernel<false>, cluster_inertia_kernel<true>})  // inertia, bases
-      if (!(s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(need)),
-                      "cudaFuncSetAttribute")) ||
+      if (!(s = dynamic_limit(kernel, optin)) ||
           (c > 8 && !(s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
                                 "cudaFuncSetAttribute"))))
         return s;
