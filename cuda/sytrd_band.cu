@@ -20,8 +20,9 @@
 // cooperative kernel, each publishing its final rows as it goes (see Wave below). Where the tree
 // does not fit the GPU at once, each level is a kernel of its own.
 //
-// For the n where a column strip's trailing rows fit the shared memory, all levels of a panel
-// are applied by one kernel (a strip of 8 columns or rows a thread block), not a kernel a level.
+// A panel of up to kFusedTiles tiles (n up to about 2080) has all its levels applied by one
+// kernel (a strip of 8 columns or rows a thread block, held in shared memory), not a kernel a
+// level.
 //
 // Look-ahead: panel p+1 needs only rows r0 .. r0+B-1 of the updated matrix, so the update of
 // panel p does those rows first (all of the left side, then the right side on those rows) on
@@ -512,7 +513,7 @@ struct PanelLevels {
 };
 constexpr int kFusedWarps = kThreads / 32;
 
-template <int W>
+// The row (from r0 on) of block b's local index `local` (see global_index).
 __device__ inline int64_t fused_row(const Level &L, int64_t r0, int64_t b, int local) {
   const int64_t s0 = L.first - r0 + b * L.stride;
   return L.off1 == 0 || local < B ? s0 + local : s0 + L.off1 + (local - B);
@@ -531,7 +532,7 @@ __device__ inline void fused_product(const Level &L, int64_t r0, int64_t b, cons
   for (int kk = 0; kk < H / 4; ++kk)
 #pragma unroll
     for (int ct = 0; ct < W / 8; ++ct)
-      wmma::load_matrix_sync(fb[kk][ct], X + fused_row<W>(L, r0, b, 4 * kk) * W + 8 * ct, W);
+      wmma::load_matrix_sync(fb[kk][ct], X + fused_row(L, r0, b, 4 * kk) * W + 8 * ct, W);
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
     if (r < first || r >= first + count) continue;
@@ -556,7 +557,7 @@ __device__ inline void fused_store(const Level &L, int64_t r0, int64_t b, double
     if (r < first || r >= first + count) continue;
 #pragma unroll
     for (int ct = 0; ct < W / 8; ++ct)
-      wmma::store_matrix_sync(X + fused_row<W>(L, r0, b, 8 * r) * W + 8 * ct, acc[r][ct], W,
+      wmma::store_matrix_sync(X + fused_row(L, r0, b, 8 * r) * W + 8 * ct, acc[r][ct], W,
                               wmma::mem_row_major);
   }
 }
@@ -642,7 +643,7 @@ Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Lev
 // needs 255 registers a thread, and half the blocks share out the same G reads).
 // Every block of the fused kernel reads all of the panel's blocks (2 tiles x 32 KB), so the L2
 // traffic grows as the square of the tiles: at n = 4096 (63 tiles) it made stage 1 73.6 ms
-// against 52 a kernel a level, while it saves time up to 32 tiles (n = 2048, above).
+// against 52 a kernel a level, while up to 32 tiles (n = 2048: 13.5 against 14.2 ms) it gains.
 constexpr int kFusedWidth = 8;
 constexpr int64_t kFusedTiles = 32;
 // The fused kernel's shared memory is sized for kFusedTiles whatever the panel: the limit a
