@@ -73,9 +73,13 @@ constexpr int64_t kCrossoverGesv = 512;
 // the GPU's side varies with what the host is doing. One threshold on n, where every run gained:
 // 8192 (many right-hand sides gain from about 1024, left to GPUEIG_CROSSOVER_GETRS).
 constexpr int64_t kCrossoverGetrs = 8192;
-// sytrd (values only, two-stage Givens method), 2026-11-21: GPU faster from n = 1024 on (23.2 vs
-// 27.3 ms), slower at 768 (16.6 vs 14.3 ms).
-constexpr int64_t kCrossoverSytrd = 1024;
+// sytrd (values only, two-stage Givens method; the public host call with the GPU forced against
+// the CPU backend, OpenBLAS DSYTRD with 16 threads, gpueig_bench --sytrd's sweep, H100), 2026-11-28
+// after stage 1's fused update: GPU / CPU 0.54 / 0.07 ms at n = 64, 1.18 / 0.32 at 128, 2.54 /
+// 1.56 at 256, 3.97 / 3.69 at 384, 5.47 / 7.07 at 512, 8.76 / 15.68 at 768, 12.57 / 28.41 at
+// 1024, 20.61 / 64.65 at 1536. 512, where the GPU starts to gain (2026-11-21, before the chase's
+// and stage 1's later changes, it lost at 768: 16.6 vs 14.3 ms, and the crossover was 1024).
+constexpr int64_t kCrossoverSytrd = 512;
 // toeplitz (all eigenvalues, GPU method against the CPU method, both host calls), 2026-11-24:
 // GPU faster from n = 1024 on (17.5-20.2 vs 28.0-29.7 ms, two runs), slower at 512 (8.2-8.3 vs
 // 6.3-7.9 ms).

@@ -27,7 +27,7 @@ namespace {
 
 using Vec = std::vector<double>;
 
-// The crossover in force for a routine, as gpueig_info() states it ("  sytrd: n >= 1024"); a
+// The crossover in force for a routine, as gpueig_info() states it ("  sytrd: n >= 512"); a
 // routine without a GPU method ("  stein: CPU only ...") never reaches the GPU.
 long crossover(const std::string &routine) {
   const std::string info = gpueig_info();

@@ -261,7 +261,7 @@ TEST(EnvironmentValues, BadValuesAreReportedOnceAndTheDefaultKept) {
       {"GPUEIG_CROSSOVER_GTSV", "-5", "gtsv:", "gtsv: n >= 16384"},
       {"GPUEIG_CROSSOVER_STEBZ", "abc", "stebz:", "stebz: n >= 32"},
       {"GPUEIG_CROSSOVER_GETRF", "12x", "getrf:", "getrf: work-equivalent order >= 128"},
-      {"GPUEIG_CROSSOVER_SYTRD", "99999999999999999999", "sytrd:", "sytrd: n >= 1024"}};
+      {"GPUEIG_CROSSOVER_SYTRD", "99999999999999999999", "sytrd:", "sytrd: n >= 512"}};
   for (const Case &c : cases) {
     ScopedEnv env{{c.name, c.value}};
     testing::internal::CaptureStderr();
