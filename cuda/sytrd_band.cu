@@ -654,11 +654,14 @@ int fused_width(int64_t tiles, int nl) {
   if (tiles > kFusedTiles || nl > kFusedLevels ||
       env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1)
     return 0;
-  int dev = 0, optin = 0;
+  // (The fused kernel is built for the FP64 tensor cores only, from sm_80 on; before them each
+  // level's kernel has its FMA path.)
+  int dev = 0, optin = 0, major = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
     return 0;
-  return kFusedSmem <= size_t(optin) ? kFusedWidth : 0;
+  return major >= 8 && kFusedSmem <= size_t(optin) ? kFusedWidth : 0;
 }
 
 template <bool kRight, int W>
