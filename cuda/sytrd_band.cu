@@ -650,10 +650,9 @@ constexpr int64_t kFusedTiles = 32;
 // kernel may use is a process-wide attribute, and two calls on two host threads (gpu_toeplitz_eig
 // reduces its halves so) setting it to their own sizes made each other's launches fail.
 constexpr size_t kFusedSmem = size_t(kFusedTiles) * H * kFusedWidth * sizeof(double);  // 128 KB
-int fused_width(int64_t tiles, int nl) {
-  if (tiles > kFusedTiles || nl > kFusedLevels ||
-      env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1)
-    return 0;
+int fused_width(int64_t tiles) {
+  static_assert((int64_t(1) << (kFusedLevels - 1)) >= kFusedTiles, "PanelLevels holds every level");
+  if (tiles > kFusedTiles || env::choice("GPUEIG_SYTRD_APPLY", {"auto", "levels"}, 0) == 1) return 0;
   // (The fused kernel is built for the FP64 tensor cores only, from sm_80 on; before them each
   // level's kernel has its FMA path.)
   int dev = 0, optin = 0, major = 0;
@@ -871,7 +870,7 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
     // chain from panel to panel; the right side on the other rows runs on rs beside the next
     // panel. (fs waited for the previous panel's rest before its own left side.)
     const int64_t mid = std::min(n, r0 + B);
-    const int w = fused_width(levels[0].count, nl);
+    const int w = fused_width(levels[0].count);
     if (p > 0 && !(s = check(cudaStreamWaitEvent(la.fs, la.rest), "cudaStreamWaitEvent"))) return s;
     if (!(s = apply_panel<false>(la.fs, a, lda, n, levels, nl, r0, w, r0, n))) return s;
     if (!(s = apply_panel<true>(la.fs, a, lda, n, levels, nl, r0, w, r0, mid))) return s;
