@@ -38,6 +38,7 @@
 // Cost: the blocks are dense, so the two passes take about 16/3 n^3 flops in all, four times a
 // Householder band reduction; in exchange every flop is a tensor-core product and there are no
 // matrix-vector products (one-stage DSYTRD spends half its 4/3 n^3 in DSYMV at memory speed).
+#include <cuda_pipeline.h>
 #include <mma.h>
 
 #include <algorithm>
@@ -427,17 +428,43 @@ __device__ inline void strip_entry(int idx, int &i, int &c) {
 }
 
 // kTrans: G^T instead of G (the left pass of Q1's backward accumulation, Z := M^T Z).
+// Block (b, y) takes block b of the level and strips y, y + gridDim.y, .. (left, kRight false:
+// X := G X on rows of columns lo + 64 * strip ..; right: X := X G^T on columns of those rows).
+// G is loaded into registers once for all of the block's strips, and the next strip is copied
+// into the other half of the shared memory (cp.async) while this one is multiplied: one strip a
+// block, as before, read G as often as the strips (twice the traffic) and left each block's
+// load, product and store in sequence.
+constexpr int kLevelBlocksPerSm = 3;  // resident blocks an SM (two strip buffers, 68 KB, each)
+constexpr size_t kLevelSmem = size_t(2) * kStrip * kLdx * sizeof(double);
 template <bool kRight, bool kTrans>
-__global__ void __launch_bounds__(kThreads, 4)  // 4 blocks an SM: 64 registers
+__global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
     apply_level_kernel(double *a, int64_t lda, int64_t n, Level L, int64_t lo, int64_t hi) {
-  __shared__ __align__(128) double X[kStrip * kLdx];  // X[c * kLdx + i]: strip entry c, index i
-  const int64_t s0 = lo + int64_t(blockIdx.y) * kStrip;
-  const int width = static_cast<int>(std::min<int64_t>(kStrip, hi - s0));
+  extern __shared__ __align__(128) double Xs[];  // two strips: X[c * kLdx + i], entry c, index i
+  const int64_t strips = (hi - lo + kStrip - 1) / kStrip;
+  int64_t strip = blockIdx.y;
+  if (strip >= strips) return;
+  // The strip's entries into buf, in memory order (down a column of A); entries that are not
+  // there (rows past n, a short block, columns past hi) are zero.
+  auto fetch = [&](int64_t t, double *buf) {
+    const int64_t s0 = lo + t * kStrip;
+    const int width = static_cast<int>(std::min<int64_t>(kStrip, hi - s0));
+    for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
+      int i, c;
+      strip_entry<kRight>(idx, i, c);
+      const int64_t g = global_index(L, n, i);
+      double *dst = buf + c * kLdx + i;
+      if (g >= 0 && c < width)
+        __pipeline_memcpy_async(dst, kRight ? &a[(s0 + c) + g * lda] : &a[g + (s0 + c) * lda], sizeof(double));
+      else
+        *dst = 0.0;
+    }
+    __pipeline_commit();
+  };
+  fetch(strip, Xs);
   const double *G = L.blocks + int64_t(blockIdx.x) * H * H;  // 64 x 64, column-major
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using namespace nvcuda;
-  // This warp's fragments of G (rows 8w .. 8w+7) are loaded first: their latency then overlaps
-  // the strip's instead of following it.
+  // This warp's fragments of G (rows 8w .. 8w+7), while the first strip is on its way.
   const int w = threadIdx.x / 32;
   using Layout = std::conditional_t<kTrans, wmma::row_major, wmma::col_major>;  // G^T: row-major
   wmma::fragment<wmma::matrix_a, 8, 8, 4, double, Layout> fa[H / 4];
@@ -445,55 +472,59 @@ __global__ void __launch_bounds__(kThreads, 4)  // 4 blocks an SM: 64 registers
   for (int kk = 0; kk < H / 4; ++kk)
     wmma::load_matrix_sync(fa[kk], kTrans ? G + 8 * w * H + 4 * kk : G + 8 * w + 4 * kk * H, H);
 #endif
-  for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
-    int i, c;
-    strip_entry<kRight>(idx, i, c);
-    const int64_t g = global_index(L, n, i);
-    double v = 0.0;
-    if (g >= 0 && c < width) v = kRight ? a[(s0 + c) + g * lda] : a[g + (s0 + c) * lda];
-    X[c * kLdx + i] = v;
-  }
-  __syncthreads();
+  for (int k = 0; strip < strips; strip += gridDim.y, ++k) {
+    double *X = Xs + (k & 1) * kStrip * kLdx;
+    const int64_t next = strip + gridDim.y;
+    // (The other buffer's last readers, the previous strip's stores, finished before the
+    // barrier that ended the previous turn.)
+    if (next < strips) fetch(next, Xs + ((k + 1) & 1) * kStrip * kLdx);
+    if (next < strips) __pipeline_wait_prior(1);
+    else __pipeline_wait_prior(0);
+    __syncthreads();
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-  // Y = G X on the FP64 tensor cores: warp w makes rows 8w..8w+7 of Y.
-  wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kStrip / 8];
+    // Y = G X on the FP64 tensor cores: warp w makes rows 8w..8w+7 of Y.
+    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kStrip / 8];
 #pragma unroll
-  for (int ct = 0; ct < kStrip / 8; ++ct) wmma::fill_fragment(acc[ct], 0.0);
+    for (int ct = 0; ct < kStrip / 8; ++ct) wmma::fill_fragment(acc[ct], 0.0);
 #pragma unroll
-  for (int kk = 0; kk < H / 4; ++kk) {
+    for (int kk = 0; kk < H / 4; ++kk) {
 #pragma unroll
-    for (int ct = 0; ct < kStrip / 8; ++ct) {
-      wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
-      wmma::load_matrix_sync(fb, X + 4 * kk + 8 * ct * kLdx, kLdx);
-      wmma::mma_sync(acc[ct], fa[kk], fb, acc[ct]);
+      for (int ct = 0; ct < kStrip / 8; ++ct) {
+        wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
+        wmma::load_matrix_sync(fb, X + 4 * kk + 8 * ct * kLdx, kLdx);
+        wmma::mma_sync(acc[ct], fa[kk], fb, acc[ct]);
+      }
     }
-  }
-  __syncthreads();
+    __syncthreads();
 #pragma unroll
-  for (int ct = 0; ct < kStrip / 8; ++ct)
-    wmma::store_matrix_sync(X + 8 * w + 8 * ct * kLdx, acc[ct], kLdx, wmma::mem_col_major);
+    for (int ct = 0; ct < kStrip / 8; ++ct)
+      wmma::store_matrix_sync(X + 8 * w + 8 * ct * kLdx, acc[ct], kLdx, wmma::mem_col_major);
 #else
-  // GPUs before sm_80 have no FP64 tensor cores: 16 entries of Y per thread with FMAs.
-  constexpr int kRows = H * kStrip / kThreads;
-  const int c = threadIdx.x % kStrip, i0 = threadIdx.x / kStrip * kRows;
-  double acc[kRows] = {};
-  for (int k = 0; k < H; ++k) {
-    const double x = X[c * kLdx + k];
+    // GPUs before sm_80 have no FP64 tensor cores: 16 entries of Y per thread with FMAs.
+    constexpr int kRows = H * kStrip / kThreads;
+    const int c = threadIdx.x % kStrip, i0 = threadIdx.x / kStrip * kRows;
+    double acc[kRows] = {};
+    for (int k2 = 0; k2 < H; ++k2) {
+      const double x = X[c * kLdx + k2];
 #pragma unroll
-    for (int r = 0; r < kRows; ++r) acc[r] += (kTrans ? G[k + (i0 + r) * H] : G[(i0 + r) + k * H]) * x;
-  }
-  __syncthreads();
+      for (int r = 0; r < kRows; ++r) acc[r] += (kTrans ? G[k2 + (i0 + r) * H] : G[(i0 + r) + k2 * H]) * x;
+    }
+    __syncthreads();
 #pragma unroll
-  for (int r = 0; r < kRows; ++r) X[c * kLdx + i0 + r] = acc[r];
+    for (int r = 0; r < kRows; ++r) X[c * kLdx + i0 + r] = acc[r];
 #endif
-  __syncthreads();
-  for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
-    int i, c;
-    strip_entry<kRight>(idx, i, c);
-    const int64_t g = global_index(L, n, i);
-    if (g < 0 || c >= width) continue;
-    if (kRight) a[(s0 + c) + g * lda] = X[c * kLdx + i];
-    else a[g + (s0 + c) * lda] = X[c * kLdx + i];
+    __syncthreads();
+    const int64_t s0 = lo + strip * kStrip;
+    const int width = static_cast<int>(std::min<int64_t>(kStrip, hi - s0));
+    for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
+      int i, c;
+      strip_entry<kRight>(idx, i, c);
+      const int64_t g = global_index(L, n, i);
+      if (g < 0 || c >= width) continue;
+      if (kRight) a[(s0 + c) + g * lda] = X[c * kLdx + i];
+      else a[g + (s0 + c) * lda] = X[c * kLdx + i];
+    }
+    __syncthreads();
   }
 }
 
@@ -632,8 +663,18 @@ template <bool kRight, bool kTrans = false>
 Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level &L, int64_t lo,
                    int64_t hi) {
   if (hi <= lo || L.count == 0) return Status::success();
-  const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>((hi - lo + kStrip - 1) / kStrip));
-  apply_level_kernel<kRight, kTrans><<<grid, kThreads, 0, st>>>(a, lda, n, L, lo, hi);
+  // One wave of resident blocks, each looping over its strips (a level with few blocks keeps a
+  // strip a block).
+  int sms = 0;
+  Status s = sm_count(&sms);
+  if (s) s = check(cudaFuncSetAttribute(apply_level_kernel<kRight, kTrans>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kLevelSmem)),
+                   "cudaFuncSetAttribute");
+  if (!s) return s;
+  const int64_t strips = (hi - lo + kStrip - 1) / kStrip;
+  const int64_t per_block = std::max<int64_t>(1, int64_t(kLevelBlocksPerSm) * sms / L.count);
+  const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>(std::min(strips, per_block)));
+  apply_level_kernel<kRight, kTrans><<<grid, kThreads, kLevelSmem, st>>>(a, lda, n, L, lo, hi);
   return check_launch("sytrd apply_level_kernel");
 }
 
