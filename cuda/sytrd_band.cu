@@ -435,6 +435,11 @@ __device__ inline void strip_entry(int idx, int &i, int &c) {
 // block, as before, read G as often as the strips (twice the traffic) and left each block's
 // load, product and store in sequence.
 constexpr int kLevelBlocksPerSm = 3;  // resident blocks an SM (two strip buffers, 68 KB, each)
+// Blocks a level's kernel launches: this many waves of resident blocks (fewer where the level
+// has fewer strips). Stage 1 at n = 8192 / 4096 (H100, 2026-11-28): 245.2 / 48.9 ms with one
+// wave, 238.3 / 47.6 with two, 260.0 / 49.5 with one wave of 2 blocks an SM; the rest of the
+// update (beside the next panel) with 8 or 64 waves instead of 2: within 1%.
+constexpr int kLevelWaves = 2;
 constexpr size_t kLevelSmem = size_t(2) * kStrip * kLdx * sizeof(double);
 template <bool kRight, bool kTrans>
 __global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
@@ -672,7 +677,10 @@ Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Lev
                    "cudaFuncSetAttribute");
   if (!s) return s;
   const int64_t strips = (hi - lo + kStrip - 1) / kStrip;
-  const int64_t per_block = std::max<int64_t>(1, int64_t(kLevelBlocksPerSm) * sms / L.count);
+  int64_t per_block = std::max<int64_t>(1, int64_t(kLevelWaves) * kLevelBlocksPerSm * sms / L.count);
+  // GPUEIG_SYTRD_LEVEL_Y caps the blocks a level block gets (1: one block loops over every
+  // strip), so that small test problems take the strip loop too.
+  if (const int64_t y = env::integer("GPUEIG_SYTRD_LEVEL_Y", 0, 1); y > 0) per_block = std::min(per_block, y);
   const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>(std::min(strips, per_block)));
   apply_level_kernel<kRight, kTrans><<<grid, kThreads, kLevelSmem, st>>>(a, lda, n, L, lo, hi);
   return check_launch("sytrd apply_level_kernel");

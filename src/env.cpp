@@ -52,6 +52,8 @@ constexpr Variable kVariables[] = {
     {"GPUEIG_SYTRD_CHUNK", "an integer >= 1", "sytrd: sweeps of bulge chasing per chunk", false},
     {"GPUEIG_SYTRD_ZROWS", "auto|32|64", "sytrd: rows of Q per block when Q's rotations are applied",
      false},
+    {"GPUEIG_SYTRD_LEVEL_Y", "an integer >= 1",
+     "sytrd: at most this many blocks share a level's strips (tests: 1 makes each loop over all)", false},
     {"GPUEIG_FAULT_INJECT", "alloc|launch|blas|no_device|lost|download|gpu_throw|cpu_throw[@k]",
      "fails the k-th such event of every call (src/fault.hpp)", true},
     {"GPUEIG_TOEPLITZ_METHOD", "auto|dense|structured",

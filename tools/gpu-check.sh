@@ -137,6 +137,8 @@ sanitize() {
   san_step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd levels" "$log" env GPUEIG_SYTRD_PANEL=levels $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd apply levels" "$log" env GPUEIG_SYTRD_APPLY=levels $san $build/tests/test_sytrd_gpu $sytrd_small
+  san_step "$tool sytrd level loop" "$log" env GPUEIG_SYTRD_APPLY=levels GPUEIG_SYTRD_LEVEL_Y=1 $san \
+    $build/tests/test_sytrd_gpu $sytrd_small
   # (one problem with Q for the 64-row blocks: racecheck takes minutes over their shared memory)
   san_step "$tool sytrd rows64" "$log" env GPUEIG_SYTRD_ZROWS=64 $san $build/tests/test_sytrd_gpu \
     --gtest_filter=*Large*random_n200_uploL_vectV
