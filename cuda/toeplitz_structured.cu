@@ -16,6 +16,7 @@
 #include "env.hpp"
 #include "fast_math.cuh"
 #include "hardware.hpp"
+#include "progress.cuh"
 #include "toeplitz_structured.hpp"
 #include "workspace.hpp"
 
@@ -343,12 +344,27 @@ __device__ inline void push_b64(unsigned remote, unsigned long long v, unsigned 
 __device__ inline void expect_bytes(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
 }
-__device__ inline void wait_parity(unsigned bar, unsigned parity) {
-  unsigned done = 0;
-  do {
+// Waits until the barrier has completed phase `parity`. A wait past kProgressWaitLimitNs means a
+// lost record (a bug, never seen): *failed is set for the host, and this wait and every later one
+// of the thread (`broken`) return at once, so that the kernel runs out (its loops are bounded by
+// the elements) instead of hanging the caller; the host then reports a device error.
+__device__ inline void wait_parity(unsigned bar, unsigned parity, bool &broken, int *failed) {
+  if (broken) return;
+  unsigned long long t0 = 0, t = 0;
+  for (unsigned spins = 0;; ++spins) {
+    unsigned done = 0;
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  } while (!done);
+    if (done) return;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (spins == 0) {
+      t0 = t;
+    } else if (t - t0 > kProgressWaitLimitNs) {
+      broken = true;
+      atomicExch(failed, 1);
+      return;
+    }
+  }
 }
 
 // The block's best of the warps' records in `rec`, on every lane of warp 0.
@@ -372,7 +388,7 @@ __device__ inline Rec block_best(const Rec *rec) {
 // a read of every block's published records.
 template <class Cluster>
 __device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &step, const Rec &mine0,
-                             const Rec &mine1, Rec &out0, Rec &out1) {
+                             const Rec &mine1, Rec &out0, Rec &out1, bool &broken, int *failed) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, blocks = int(cluster.num_blocks());
   const int t = step & 1;
   const unsigned parity = unsigned(step >> 1) & 1u;
@@ -410,7 +426,7 @@ __device__ void cluster_best(const Cluster &cluster, ClusterShared &sh, int &ste
       push_b64(to + 40, (static_cast<unsigned long long>(unsigned(r.rank)) << 32) | unsigned(r.slot), to_bar);
     }
   }
-  wait_parity(bar, parity);
+  wait_parity(bar, parity, broken, failed);
   const double k0 = lane < blocks ? sh.inbox[t][0][lane].key : -1.0;
   const double k1 = lane < blocks ? sh.inbox[t][1][lane].key : -1.0;
   out0 = sh.inbox[t][0][warp_winner(k0)];
@@ -444,7 +460,7 @@ struct Moves {
 template <bool kRecord>
 __global__ void __launch_bounds__(kClusterThreads)
     cluster_inertia_kernel(HalfBlock b0, HalfBlock b1, const InertiaTask *tasks, int64_t *below, int *trusted,
-                           double *logdet, RecordSink sink) {
+                           double *logdet, RecordSink sink, int *failed) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ double smem[];
   __shared__ ClusterShared sh;
@@ -463,6 +479,7 @@ __global__ void __launch_bounds__(kClusterThreads)
   double *g = smem, *h = smem + cap, *d = smem + 2 * cap;
   double *v = smem + 3 * cap;  // the nodes beside the generators: no lookup on a pass's chain
   int turn = 0;
+  bool broken = false;  // an exchange's wait timed out (see wait_parity)
   if (threadIdx.x == 0) {  // the exchange's barriers (one arrival a phase: thread 0's)
     for (int t = 0; t < 2; ++t)
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&sh.bar[t])) : "memory");
@@ -470,7 +487,7 @@ __global__ void __launch_bounds__(kClusterThreads)
   }
   cluster.sync();  // every block's barriers ready before any record is pushed
   auto exchange = [&](const Rec &a, const Rec &b, Rec &x, Rec &y) {
-    cluster_best(cluster, sh, turn, a, b, x, y);
+    cluster_best(cluster, sh, turn, a, b, x, y, broken, failed);
   };
 
   // Load; the generators' starting size and the first candidate (the largest |d|).
@@ -650,7 +667,7 @@ __global__ void __launch_bounds__(kClusterThreads)
   exchange(worst, no_rec(), worst, unused);
   if (rank == 0 && threadIdx.x == 0) {
     below[task] = neg;
-    trusted[task] = worst.key <= kGrowth;
+    trusted[task] = worst.key <= kGrowth && !broken;
     logdet[task] = ld;
   }
   cluster.sync();  // no block leaves while another may still read its shared memory
@@ -848,7 +865,8 @@ class Session {
     if (tasks == 0) return Status::success();
     WorkspacePlan plan;
     const size_t o_s = plan.add_array<InertiaTask>(tasks), o_b = plan.add_array<int64_t>(tasks),
-                 o_t = plan.add_array<int>(tasks), o_l = plan.add_array<double>(tasks);
+                 o_t = plan.add_array<int>(tasks), o_l = plan.add_array<double>(tasks),
+                 o_f = plan.add_array<int>(1);
     const int64_t stride = std::max<int64_t>(size_[0], 1);
     const size_t o_w = shared_ || cluster_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
     Status s = batch_.allocate(plan);
@@ -866,12 +884,16 @@ class Session {
     if (!(s = check(cudaMemcpyAsync(ds, scaled.data(), tasks * sizeof(InertiaTask), cudaMemcpyHostToDevice, st_),
                     "cudaMemcpyAsync")))
       return s;
+    int *dfail = batch_.at<int>(o_f), failed = 0;
     if (cluster_ > 0) {
       cudaLaunchAttribute attr;
       const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
-      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<false>, half_[0], half_[1],
-                                          static_cast<const InertiaTask *>(ds), db, dtr, dl, RecordSink{}),
-                       "cluster_inertia_kernel");
+      s = check(cudaMemsetAsync(dfail, 0, sizeof(int), st_), "cudaMemsetAsync");
+      if (s)
+        s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<false>, half_[0], half_[1],
+                                            static_cast<const InertiaTask *>(ds), db, dtr, dl, RecordSink{}, dfail),
+                         "cluster_inertia_kernel");
+      if (s) s = check(cudaMemcpyAsync(&failed, dfail, sizeof(int), cudaMemcpyDeviceToHost, st_), "cudaMemcpyAsync");
     } else {
       inertia_kernel<false><<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
                                                                         batch_.at<double>(o_w), stride, RecordSink{});
@@ -886,6 +908,7 @@ class Session {
                     "cudaMemcpyAsync")) ||
         !(s = check(cudaStreamSynchronize(st_), "toeplitz inertia")))
       return s;
+    if (failed) return Status::fail(Status::device_error, "toeplitz inertia: a cluster exchange timed out");
     for (int64_t i = 0; i < tasks; ++i) out[i] = {hb[i], ht[i], hl[i]};
     return Status::success();
   }
@@ -906,7 +929,7 @@ class Session {
                  o_b = plan.add_array<int64_t>(tasks), o_t = plan.add_array<int>(tasks),
                  o_l = plan.add_array<double>(tasks), o_c = plan.add_array<unsigned long long>(2 * tasks),
                  o_p = plan.add_array<structured::Pivot>(stride * tasks),
-                 o_q = plan.add_array<structured::Pivot>(tail_stride * tasks);
+                 o_q = plan.add_array<structured::Pivot>(tail_stride * tasks), o_f = plan.add_array<int>(1);
     const size_t o_w = shared_ || cluster_ ? plan.add_array<double>(1) : plan.add_array<double>(4 * stride * tasks);
     Status s = record_.allocate(plan);
     if (!s) return s;
@@ -930,12 +953,16 @@ class Session {
                                     cudaMemcpyHostToDevice, st_), "cudaMemcpyAsync")) ||
         !(s = check(cudaMemsetAsync(sink.counts, 0, 2 * tasks * sizeof(unsigned long long), st_), "cudaMemsetAsync")))
       return s;
+    int *dfail = record_.at<int>(o_f), failed = 0;
     if (cluster_ > 0) {
       cudaLaunchAttribute attr;
       const cudaLaunchConfig_t cfg = launch_config(tasks, cluster_, smem_, &attr);
-      s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<true>, half_[0], half_[1],
-                                          static_cast<const InertiaTask *>(ds), db, dtr, dl, sink),
-                       "cluster_inertia_kernel");
+      s = check(cudaMemsetAsync(dfail, 0, sizeof(int), st_), "cudaMemsetAsync");
+      if (s)
+        s = check_launch(cudaLaunchKernelEx(&cfg, cluster_inertia_kernel<true>, half_[0], half_[1],
+                                            static_cast<const InertiaTask *>(ds), db, dtr, dl, sink, dfail),
+                         "cluster_inertia_kernel");
+      if (s) s = check(cudaMemcpyAsync(&failed, dfail, sizeof(int), cudaMemcpyDeviceToHost, st_), "cudaMemcpyAsync");
     } else {
       inertia_kernel<true><<<unsigned(tasks), kThreads, smem_, st_>>>(half_[0], half_[1], ds, db, dtr, dl, shared_,
                                                                        record_.at<double>(o_w), stride, sink);
@@ -950,6 +977,7 @@ class Session {
                     "cudaMemcpyAsync")) ||
         !(s = check(cudaStreamSynchronize(st_), "toeplitz basis")))
       return s;
+    if (failed) return Status::fail(Status::device_error, "toeplitz basis: a cluster exchange timed out");
     for (int64_t i = 0; i < tasks; ++i) {
       const int64_t frozen = int64_t(counts[2 * i]), count = int64_t(counts[2 * i + 1]);
       const int h = list[i].half;
