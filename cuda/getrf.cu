@@ -40,6 +40,8 @@
 #include "env.hpp"
 #include "getrf.hpp"
 #include "cublas_loader.hpp"
+#include "gpueig.h"
+#include "progress.cuh"
 
 namespace gpueig::gpu {
 namespace {
@@ -146,10 +148,16 @@ __device__ __forceinline__ unsigned long long peek(const Tagged *o, double *valu
 }
 // The values of up to N Tagged (those whose bit is set in `want`) once each carries `tag`. All
 // are requested before any is waited for: one trip to L2 for the lot, not one each.
+// A wait past kProgressWaitLimitNs means a block that never published (a bug, never seen): INFO
+// becomes GPUEIG_ERR_DEVICE for the host to report (the call fails, never returns these
+// factors as a result), and the wait returns with what it has; every later wait of the call
+// sees that INFO within a few hundred polls and returns too, so the factorization runs out
+// instead of hanging the caller. The clock is read only after 256 polls.
 template <int N>
 __device__ __forceinline__ void await_all(const Tagged *const (&src)[N], unsigned want,
-                                          unsigned long long tag, double (&out)[N]) {
-  while (want) {
+                                          unsigned long long tag, double (&out)[N], int *info) {
+  unsigned long long t0 = 0;
+  for (unsigned polls = 1; want; ++polls) {
     unsigned long long t[N];
 #pragma unroll
     for (int j = 0; j < N; ++j)
@@ -157,6 +165,19 @@ __device__ __forceinline__ void await_all(const Tagged *const (&src)[N], unsigne
 #pragma unroll
     for (int j = 0; j < N; ++j)
       if ((want >> j & 1u) && t[j] == tag) want &= ~(1u << j);
+    if (want && polls % 256 == 0) {
+      if (cuda::atomic_ref<int, cuda::thread_scope_device>(*info).load(cuda::memory_order_relaxed) ==
+          GPUEIG_ERR_DEVICE)
+        return;
+      unsigned long long now;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      if (t0 == 0) {
+        t0 = now;
+      } else if (now - t0 > kProgressWaitLimitNs) {
+        atomicExch(info, GPUEIG_ERR_DEVICE);
+        return;
+      }
+    }
   }
 }
 
@@ -205,7 +226,7 @@ __device__ __forceinline__ void take_pivot(const PanelArgs &P, int k, int par,
     from[j] = &P.s->offer[par][lane + 32 * j];
     if (lane + 32 * j < nblk) want |= 1u << j;
   }
-  await_all(from, want, tag, v);
+  await_all(from, want, tag, v, P.info);
 #pragma unroll
   for (int j = 0; j < kPer; ++j)
     if (lane + 32 * j < nblk && v[j] >= 0.0) offer(v[j], lane + 32 * j, bv, bp);
@@ -219,7 +240,7 @@ __device__ __forceinline__ void take_pivot(const PanelArgs &P, int k, int par,
   unsigned need = (e0 < W ? 1u : 0u) | (e1 < W ? 2u : 0u);
   if (bp != kNone) need |= need << 2 | (lane == 0 ? 16u : 0u);
   double x[5];
-  await_all(row_from, need, tag, x);
+  await_all(row_from, need, tag, x, P.info);
   if (e0 < W) {
     krow[e0] = x[0];
     urow[e0] = bp == kNone ? x[0] : x[2];

@@ -48,7 +48,8 @@ size_t getrf_feed_bytes(int64_t m, int64_t n);
 
 // A = P L U in place for the m x n matrix `a` (leading dimension lda, device memory), as DGETRF:
 // `ipiv` (device, min(m, n) ints) receives 1-based row interchanges, `*info` (device) DGETRF's
-// INFO (first exactly zero U(i,i), factorization completed). `*nonfinite` (device) is set to 1 if
+// INFO (first exactly zero U(i,i), factorization completed), or GPUEIG_ERR_DEVICE when a wait
+// between the panel kernel's blocks timed out (a fault, never expected: the factors are garbage). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity; a null `nonfinite` skips that scan (the device-pointer API
 // factors such an A as it is). Everything is queued on `stream` (whose work the cuBLAS handle
 // must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Sub-panels too tall for the

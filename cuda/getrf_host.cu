@@ -16,6 +16,7 @@
 #include "hardware.hpp"
 #include "device_util.hpp"
 #include "getrf.hpp"
+#include "gpueig.h"
 #include "staging.hpp"
 
 namespace gpueig::gpu {
@@ -337,6 +338,8 @@ Status getrf_solve(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int 
                   "cudaMemcpyAsync")) ||
       !(s = check(cudaStreamSynchronize(st), "getrf")))
     return Status::fail(Status::output_lost, moved ? s.reason : moved.reason);
+  if (host_info == GPUEIG_ERR_DEVICE)  // (getrf_device: a wait between the panel's blocks timed out)
+    return Status::fail(Status::output_lost, "getrf: a wait between the panel kernel's blocks timed out");
   // X into B: only for a nonsingular U, and only if the device solve was queued. A download
   // that fails before writing B leaves the solve to the caller; one that fails after has lost B.
   if (nrhs > 0 && host_info == 0 && solve) {

@@ -410,7 +410,9 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  * cusolverDnXgetrf).
  *  1 M, 2 N [in] as gpu_getrf_crout.   3 A [in,out] (LDA, N) device: A = P L U on exit.
  *  4 LDA [in] LDA >= max(1, M).        5 IPIV [out] (min(M, N)) device: 1-based interchanges.
- *  6 INFO [out] device int: DGETRF's INFO (0, or i > 0: U(i,i) is exactly zero).
+ *  6 INFO [out] device int: DGETRF's INFO (0, or i > 0: U(i,i) is exactly zero), or
+ *    GPUEIG_ERR_DEVICE if a wait between the panel kernel's thread blocks timed out (a library
+ *    fault, never expected; A and IPIV are then garbage).
  *  7 STREAM [in].
  * M = 0 or N = 0: INFO = 0 (A and IPIV may be NULL). The factorization is the GPU method of
  * gpu_getrf_crout; an A with NaN or Inf entries is factored as it is (the host API hands it to
@@ -431,7 +433,8 @@ GPUEIG_API int gpu_getrs_dev(char trans, int n, int nrhs, const double *a, int l
 /* gpu_gesv_dev: gpu_gesv_crout on device memory (DGESV; cusolverDnXgetrf + cusolverDnXgetrs).
  *  1 N, 2 NRHS [in].  3 A [in,out] (LDA, N) device: the factors on exit.  4 LDA [in].
  *  5 IPIV [out] (N) device.  6 B [in,out] (LDB, NRHS) device: X on exit if INFO = 0, untouched
- *  otherwise.  7 LDB [in] LDB >= max(1, N).  8 INFO [out] device int: DGETRF's INFO.
+ *  otherwise.  7 LDB [in] LDB >= max(1, N).  8 INFO [out] device int: DGETRF's INFO (or
+ *  GPUEIG_ERR_DEVICE, as gpu_getrf_dev's).
  *  9 STREAM [in].
  * N = 0: INFO = 0. NRHS = 0 still factors A, as DGESV. */
 GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, double *b, int ldb,
