@@ -431,9 +431,9 @@ __device__ inline void strip_entry(int idx, int &i, int &c) {
 // Block (b, y) takes block b of the level and strips y, y + gridDim.y, .. (left, kRight false:
 // X := G X on rows of columns lo + 64 * strip ..; right: X := X G^T on columns of those rows).
 // G is loaded into registers once for all of the block's strips, and the next strip is copied
-// into the other half of the shared memory (cp.async) while this one is multiplied: one strip a
-// block, as before, read G as often as the strips (twice the traffic) and left each block's
-// load, product and store in sequence.
+// into the other half of the shared memory (cp.async) while this one is multiplied. (A block a
+// strip, as before, read G once a strip, twice the memory traffic of the strips alone, and ran
+// each block's load, product and store in sequence.)
 constexpr int kLevelBlocksPerSm = 3;  // resident blocks an SM (two strip buffers, 68 KB, each)
 // Blocks a level's kernel launches: this many waves of resident blocks (fewer where the level
 // has fewer strips). Stage 1 at n = 8192 / 4096 (H100, 2026-11-28): 245.2 / 48.9 ms with one
@@ -668,8 +668,8 @@ template <bool kRight, bool kTrans = false>
 Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level &L, int64_t lo,
                    int64_t hi) {
   if (hi <= lo || L.count == 0) return Status::success();
-  // One wave of resident blocks, each looping over its strips (a level with few blocks keeps a
-  // strip a block).
+  // kLevelWaves waves of resident blocks, each looping over its strips (a level with few blocks
+  // keeps a strip a block).
   int sms = 0;
   Status s = sm_count(&sms);
   if (s) s = check(cudaFuncSetAttribute(apply_level_kernel<kRight, kTrans>,
