@@ -1,9 +1,12 @@
 // gpu_stein's GPU half with host pointers (Device::stein): the method of src/stein_phases.hpp.
-// The clusters are planned on the host; every small cluster (stein_phases::by_divide_and_conquer)
-// is a warp's task (DSTEIN's inverse iteration, Gram-Schmidt inside the cluster), clusters side by
-// side, a fixed number of warps each with its own factorization scratch; a larger cluster takes
-// its vectors from the divide and conquer of its block (cuda/stedc.cu), matched on the host by
-// rank as stein_phases does, or becomes a warp's task where no match is close enough.
+// The clusters are planned on the host. A cluster of a few eigenvalues over a long block
+// (stein_phases::independent_first) first has every vector as a warp's task of its own; their
+// Gram matrices are then measured on the device and the clusters that fail the test go on as the
+// rest do. Every small cluster (stein_phases::by_divide_and_conquer) is a warp's task (DSTEIN's
+// inverse iteration, Gram-Schmidt inside the cluster), clusters side by side, a fixed number of
+// warps each with its own factorization scratch; a larger cluster takes its vectors from the
+// divide and conquer of its block (cuda/stedc.cu), matched on the host by rank as stein_phases
+// does, or becomes a warp's task where no match is close enough.
 #include <algorithm>
 #include <vector>
 
@@ -71,6 +74,39 @@ __global__ void copy_columns_kernel(const double *vecs, int64_t len, int64_t i0,
   if (i == 0) converged[first + k] = 1;
 }
 
+// One vector of a cluster whose vectors were computed independently: column first + k of the
+// cluster's count, over rows begin .. begin + len - 1.
+struct GramTask {
+  int64_t begin, len;
+  int first, count, k;
+};
+
+// gram[first + k] = sum over i of |z_i^T z_k - delta_ik| within the vector's cluster (a block per
+// vector, a warp per dot product).
+constexpr int kGramThreads = 256;
+__global__ void __launch_bounds__(kGramThreads) gram_kernel(const GramTask *tasks, const double *z, int64_t ldz,
+                                                            double *gram) {
+  __shared__ double part[kGramThreads / 32];
+  const GramTask t = tasks[blockIdx.x];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const double *zk = z + t.begin + int64_t(t.first + t.k) * ldz;
+  double mine = 0;
+  for (int i = warp; i < t.count; i += kGramThreads / 32) {
+    const double *zi = z + t.begin + int64_t(t.first + i) * ldz;
+    double dot = 0;
+    for (int64_t r = lane; r < t.len; r += 32) dot += zi[r] * zk[r];
+    for (int o = 16; o > 0; o >>= 1) dot += __shfl_xor_sync(0xffffffffu, dot, o);
+    mine += fabs(dot - (i == t.k ? 1.0 : 0.0));
+  }
+  if (lane == 0) part[warp] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double sum = 0;
+    for (int w = 0; w < kGramThreads / 32; ++w) sum += part[w];
+    gram[t.first + t.k] = sum;
+  }
+}
+
 // IFAIL and INFO from the flags, as DSTEIN writes them: IFAIL(1..INFO) the 1-based indices of the
 // vectors that did not converge, in order, zero after. One block: each thread counts a contiguous
 // run of flags, a scan of the counts places its indices.
@@ -104,75 +140,133 @@ unsigned blocks_for(int64_t count, int threads) {
 
 }  // namespace
 
+namespace {
+
+// Queues the warps' inverse iteration for `tasks` (uploaded into dtasks, room for all).
+Status run_tasks(Context &ctx, cudaStream_t st, const std::vector<Task> &tasks, Task *dtasks, const double *dd,
+                 const double *de, const double *dw, double *dz, int64_t ldz, int64_t n, char *scratch, int *conv) {
+  if (tasks.empty()) return Status::success();
+  const size_t bytes = tasks.size() * sizeof(Task);
+  Status s = upload(ctx, dtasks, bytes, tasks.data(), bytes, bytes, 1, st);
+  if (!s) return s;
+  const int64_t warps = std::min<int64_t>(kWarpSlots, int64_t(tasks.size()));
+  clusters_kernel<<<blocks_for(warps * 32, kThreads), kThreads, 0, st>>>(dtasks, int(tasks.size()), dd, de, dw, dz,
+                                                                         ldz, n, scratch, conv);
+  return check_launch("stein clusters_kernel");
+}
+
+}  // namespace
+
 Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, const double *e,
                     const double *dd, const double *de, int m, const double *w, const double *dw,
                     const int *iblock, const int *isplit, double *dz, int64_t ldz, int *conv) {
   cudaStream_t st = caller ? caller->stream() : ctx.stream();
   const std::vector<ph::Cluster> cl = ph::clusters(d, e, m, w, iblock, isplit);
-  bool large = false;
+  // 1. The plan: independent vectors first (a task each), Gram-Schmidt tasks, divide and conquer.
+  std::vector<Task> tasks;
+  std::vector<GramTask> gram_tasks;
+  std::vector<const ph::Cluster *> independent, by_dc;
   int64_t widest = 1;
   for (const ph::Cluster &c : cl) {
-    large = large || ph::by_divide_and_conquer(c);
-    widest = std::max(widest, c.len);
+    if (ph::independent_first(c)) {
+      independent.push_back(&c);
+      for (int k = 0; k < c.count; ++k) {
+        tasks.push_back({c.begin, c.len, c.first + k, 1, c.onenrm});
+        gram_tasks.push_back({c.begin, c.len, c.first, c.count, k});
+      }
+    } else if (ph::by_divide_and_conquer(c)) {
+      by_dc.push_back(&c);
+    } else {
+      tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
+    }
+    if (ph::by_divide_and_conquer(c)) widest = std::max(widest, c.len);
   }
   Status s;
   cublasHandle_t blas = nullptr;
-  if (large && !(s = caller ? caller->blas(&blas) : ctx.blas(&blas))) return s;
+  if (widest > 1 && !(s = caller ? caller->blas(&blas) : ctx.blas(&blas))) return s;
 
   const int64_t nn = n;
+  const bool dc = widest > 1;
   WorkspacePlan plan;
-  const size_t o_tasks = plan.add_array<Task>(cl.size());
-  const size_t o_scratch = plan.add(size_t(kWarpSlots) * nn * (4 * sizeof(double) + 1));
-  const size_t o_vals = large ? plan.add_array<double>(widest) : 0;
-  const size_t o_vecs = large ? plan.add_array<double>(size_t(widest) * widest) : 0;
-  const size_t o_dc = large ? plan.add(stedc_device_bytes(widest)) : 0;
+  const size_t o_tasks = plan.add_array<Task>(std::max<size_t>(cl.size(), tasks.size()));
+  const size_t o_gram_tasks = plan.add_array<GramTask>(std::max<size_t>(1, gram_tasks.size()));
+  const size_t o_gram = plan.add_array<double>(m);
+  // Scratch for the warps the larger of the two task launches has (whole thread blocks of them).
+  const int64_t warps = (std::min<int64_t>(kWarpSlots, int64_t(std::max(cl.size(), tasks.size()))) + kThreads / 32 - 1) /
+                        (kThreads / 32) * (kThreads / 32);
+  const size_t o_scratch = plan.add(size_t(warps) * nn * (4 * sizeof(double) + 1));
+  const size_t o_vals = dc ? plan.add_array<double>(widest) : 0;
+  const size_t o_vecs = dc ? plan.add_array<double>(size_t(widest) * widest) : 0;
+  const size_t o_dc = dc ? plan.add(stedc_device_bytes(widest)) : 0;
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
   Task *dtasks = buf.at<Task>(o_tasks);
+  char *scratch = buf.at<char>(o_scratch);
   constexpr size_t kD = sizeof(double);
   // (the columns of z zero outside their block)
   if (!(s = check(cudaMemset2DAsync(dz, ldz * kD, 0, nn * kD, m, st), "cudaMemset2DAsync")) ||
       !(s = check(cudaMemsetAsync(conv, 0, m * sizeof(int), st), "cudaMemsetAsync")))
     return s;
 
-  // Large clusters from their block's divide and conquer (a block once, however many clusters).
-  std::vector<Task> tasks;
+  // 2. The independent vectors and the Gram-Schmidt clusters, side by side.
+  if (!(s = run_tasks(ctx, st, tasks, dtasks, dd, de, dw, dz, ldz, nn, scratch, conv))) return s;
+  tasks.clear();
+
+  // 3. Each independent cluster kept if its vectors converged and are orthogonal
+  // (stein_phases::independent_limit), else recomputed as the other clusters are.
+  if (!independent.empty()) {
+    const size_t bytes = gram_tasks.size() * sizeof(GramTask);
+    GramTask *dgram_tasks = buf.at<GramTask>(o_gram_tasks);
+    double *dgram = buf.at<double>(o_gram);
+    if (!(s = upload(ctx, dgram_tasks, bytes, gram_tasks.data(), bytes, bytes, 1, st))) return s;
+    gram_kernel<<<unsigned(gram_tasks.size()), kGramThreads, 0, st>>>(dgram_tasks, dz, ldz, dgram);
+    if (!(s = check_launch("stein gram_kernel"))) return s;
+    std::vector<double> gram(m);
+    std::vector<int> ok(m);
+    if (!(s = download(ctx, gram.data(), m * kD, dgram, m * kD, m * kD, 1, st)) ||
+        !(s = download(ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1, st)))
+      return s;
+    for (const ph::Cluster *c : independent) {
+      bool kept = true;
+      for (int k = 0; k < c->count; ++k)
+        kept = kept && ok[c->first + k] && gram[c->first + k] <= ph::independent_limit(c->len);
+      if (kept) continue;
+      if (ph::by_divide_and_conquer(*c)) by_dc.push_back(c);
+      else tasks.push_back({c->begin, c->len, c->first, c->count, c->onenrm});
+    }
+  }
+
+  // 4. Large clusters from their block's divide and conquer (a block once, however many
+  // clusters), in the order of their blocks; where no match is close enough, Gram-Schmidt.
+  std::stable_sort(by_dc.begin(), by_dc.end(),
+                   [](const ph::Cluster *a, const ph::Cluster *b) { return a->first < b->first; });
   std::vector<double> vals;
   int64_t cached = -1;
-  for (const ph::Cluster &c : cl) {
-    if (ph::by_divide_and_conquer(c)) {
-      double *dv = buf.at<double>(o_vals), *dvecs = buf.at<double>(o_vecs);
-      if (cached != c.begin) {
-        int dinfo = 0;
-        cached = -1;
-        if (!(s = check(cudaMemcpyAsync(dv, dd + c.begin, c.len * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
-            !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
-          return s;
-        vals.resize(c.len);
-        if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1, st)))
-          cached = c.begin;
-        if (!s) return s;
-      }
-      const int64_t i0 = cached == c.begin ? ph::match_run(vals, w + c.first, c) : -1;
-      if (i0 >= 0) {
-        copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(
-            dvecs, c.len, i0, c.count, dz, ldz, c.begin, c.first, conv);
-        if (!(s = check_launch("stein copy_columns_kernel"))) return s;
-        continue;
-      }
+  for (const ph::Cluster *cp : by_dc) {
+    const ph::Cluster &c = *cp;
+    double *dv = buf.at<double>(o_vals), *dvecs = buf.at<double>(o_vecs);
+    if (cached != c.begin) {
+      int dinfo = 0;
+      cached = -1;
+      if (!(s = check(cudaMemcpyAsync(dv, dd + c.begin, c.len * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+          !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
+        return s;
+      vals.resize(c.len);
+      if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1, st)))
+        cached = c.begin;
+      if (!s) return s;
+    }
+    const int64_t i0 = cached == c.begin ? ph::match_run(vals, w + c.first, c) : -1;
+    if (i0 >= 0) {
+      copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(dvecs, c.len, i0, c.count, dz, ldz,
+                                                                          c.begin, c.first, conv);
+      if (!(s = check_launch("stein copy_columns_kernel"))) return s;
+      continue;
     }
     tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
   }
-  if (!tasks.empty()) {
-    if (!(s = upload(ctx, dtasks, tasks.size() * sizeof(Task), tasks.data(), tasks.size() * sizeof(Task),
-                     tasks.size() * sizeof(Task), 1, st)))
-      return s;
-    const int64_t warps = std::min<int64_t>(kWarpSlots, int64_t(tasks.size()));
-    clusters_kernel<<<blocks_for(warps * 32, kThreads), kThreads, 0, st>>>(
-        dtasks, int(tasks.size()), dd, de, dw, dz, ldz, nn, buf.at<char>(o_scratch), conv);
-    if (!(s = check_launch("stein clusters_kernel"))) return s;
-  }
-  return Status::success();
+  // 5. The clusters recomputed by Gram-Schmidt.
+  return run_tasks(ctx, st, tasks, dtasks, dd, de, dw, dz, ldz, nn, scratch, conv);
 }
 
 Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,

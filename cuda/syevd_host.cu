@@ -129,7 +129,7 @@ Status reduce_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int
   // T = Q^T A Q, checked; the host's copy of T.
   t->d.assign(n, 0.0);
   t->e.assign(std::max<int64_t>(1, n - 1), 0.0);
-  const SytrdZ zmode = r.q ? SytrdZ::form : SytrdZ::none;
+  const SytrdZ zmode = r.q ? SytrdZ::form : r.keep_q ? SytrdZ::apply : SytrdZ::none;
   if (r.q && !(s = set_identity(st, r.q, n, n))) return s;
   if (!(s = sytrd_two_stage(st, n, r.a, n, r.d, r.e, r.q, n, zmode, r.work)) ||
       !(s = check_reduction(ctx, n, r.d, r.e, r.q, r.flag, r.inv, t->d.data(), t->e.data())))

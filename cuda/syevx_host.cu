@@ -1,10 +1,13 @@
 // gpu_syevx's GPU half for a subset of the spectrum (Device::syevx; the whole spectrum goes to
-// gpu_syevd's): A up, scaled where DSYEVX scales it and reduced to T = Q^T A Q with Q formed
+// gpu_syevd's): A up, scaled where DSYEVX scales it and reduced to T = Q^T A Q
 // (cuda/symmetric_eigen.hpp), the wanted eigenvalues of T by the GPU's bisection (gpu_stebz's
 // GPU half, ORDER 'B' for vectors as DSYEVX asks DSTEBZ), their vectors by gpu_stein's method on
 // T already on the device (cuda/stein.hpp), the pairs certified there (LAPACK's residual and
-// orthogonality ratios within 30), Q Z by cuBLAS, the columns put in ascending order of the
-// eigenvalues (DSYEVX's final sort), and only the n x M vectors downloaded.
+// orthogonality ratios within 30), Q Z, the columns put in ascending order of the eigenvalues
+// (DSYEVX's final sort), and only the n x M vectors downloaded. Q is kept as the reduction's
+// blocks and applied to the M vectors (sytrd_apply_q: at n = 8192 forming Q cost about 210 ms
+// of the reduction's 555) where that workspace fits (sytrd_can_apply), else formed and
+// multiplied by cuBLAS.
 // Anything that fails is `unsafe`: the CPU recomputes the call with DSYEVX.
 #include <algorithm>
 #include <numeric>
@@ -46,16 +49,18 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   if (wantz && !(s = ctx->blas(&blas))) return s;
 
   const size_t nn = size_t(n) * size_t(n);
+  const bool keep_q = wantz && sytrd_can_apply(n), form_q = wantz && !keep_q;
+  const SytrdZ zmode = form_q ? SytrdZ::form : keep_q ? SytrdZ::apply : SytrdZ::none;
   WorkspacePlan plan;
-  const size_t o_a = plan.add_array<double>(nn), o_q = wantz ? plan.add_array<double>(nn) : 0;
+  const size_t o_a = plan.add_array<double>(nn), o_q = form_q ? plan.add_array<double>(nn) : 0;
   const size_t o_d = plan.add_array<double>(n), o_e = plan.add_array<double>(n);
   const size_t o_flag = plan.add_array<int>(1), o_inv = plan.add_array<SimilarityInvariants>(1);
-  const size_t o_work = plan.add(sytrd_two_stage_bytes(n, wantz ? SytrdZ::form : SytrdZ::none));
+  const size_t o_work = plan.add(sytrd_two_stage_bytes(n, zmode));
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
-  const ReductionArrays r{buf.at<double>(o_a), wantz ? buf.at<double>(o_q) : nullptr, buf.at<double>(o_d),
+  const ReductionArrays r{buf.at<double>(o_a), form_q ? buf.at<double>(o_q) : nullptr, buf.at<double>(o_d),
                           buf.at<double>(o_e), buf.at<int>(o_flag), buf.at<SimilarityInvariants>(o_inv),
-                          buf.at<char>(o_work)};
+                          buf.at<char>(o_work), keep_q};
 
   // 1. T = Q^T (sigma A) Q, checked.
   HostTridiagonal t;
@@ -110,11 +115,21 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   std::vector<int> perm(mm);
   std::iota(perm.begin(), perm.end(), 0);
   std::stable_sort(perm.begin(), perm.end(), [&](int i, int j) { return vals[i] < vals[j]; });
-  const CublasApi *api = cublas_api(nullptr);
-  const double one = 1, zero = 0;
-  if (api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), mm, int(n), &one, r.q, int(n), dz, int(n), &zero, dout,
-                 int(n)) != CUBLAS_STATUS_SUCCESS)
-    return Status::fail(Status::device_error, "cublasDgemm failed");
+  if (keep_q) {  // Q Z in place, checked finite (Q is not checked as a matrix here)
+    int bad = 0;
+    if (!(s = sytrd_apply_q(st, n, r.work, dz, n, mm)) ||
+        !(s = check(cudaMemsetAsync(r.flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
+        !(s = check_finite(st, dz, n, n, mm, r.flag)) || !(s = fetch_flag(st, r.flag, &bad)))
+      return s;
+    if (bad) return Status::fail(Status::unsafe, "Q Z not finite: recomputed by LAPACK");
+    std::swap(dz, dout);
+  } else {
+    const CublasApi *api = cublas_api(nullptr);
+    const double one = 1, zero = 0;
+    if (api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), mm, int(n), &one, r.q, int(n), dz, int(n), &zero, dout,
+                   int(n)) != CUBLAS_STATUS_SUCCESS)
+      return Status::fail(Status::device_error, "cublasDgemm failed");
+  }
   if (!(s = upload(*ctx, dperm, mm * sizeof(int), perm.data(), mm * sizeof(int), mm * sizeof(int), 1))) return s;
   const int64_t count = int64_t(n) * mm;
   gather_columns_kernel<<<unsigned(std::min<int64_t>(8192, (count + 255) / 256)), 256, 0, st>>>(dout, dperm, n, mm, dz);

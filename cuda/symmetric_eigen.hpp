@@ -18,12 +18,14 @@ double dsyevd_rmax();
 double dsyevx_rmax();
 
 // The device arrays of reduce_symmetric, laid out by its caller: a (n x n, ld n), q (n x n, ld n;
-// null: Q not formed), d (n), e (n), flag, inv, work (sytrd_two_stage_bytes of the Q mode).
+// null: Q not formed), d (n), e (n), flag, inv, work (sytrd_two_stage_bytes of the Q mode). With
+// keep_q (q null), Q is kept in work as its blocks (SytrdZ::apply) for sytrd_apply_q.
 struct ReductionArrays {
   double *a, *q, *d, *e;
   int *flag;
   SimilarityInvariants *inv;
   void *work;
+  bool keep_q = false;
 };
 
 // T on the host, with the scale factor A was multiplied by and ||T||_1.

@@ -28,12 +28,23 @@ SytrdMethod sytrd_method();
 constexpr int kSytrdBand = 32;
 
 // What sytrd_two_stage does with z: nothing (z null), z := Q (z is the identity on entry: Q1 is
-// then formed from its right end, concurrently with the bulge chasing, where memory allows), or
-// z := z * Q (any z).
-enum class SytrdZ { none, form, update };
+// then formed from its right end, concurrently with the bulge chasing, where memory allows),
+// z := z * Q (any z), or apply: z null, and everything Q is made of (stage 1's blocks, the
+// chase's window blocks) kept in the workspace for sytrd_apply_q, which applies Q to a few
+// vectors for a fraction of the cost of forming it (gpu_syevx's subsets).
+enum class SytrdZ { none, form, update, apply };
 
 // Device workspace of sytrd_two_stage (bytes).
 size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode);
+
+// Whether SytrdZ::apply's workspace for order n is within tuning::kSytrdApplyBytes.
+bool sytrd_can_apply(int64_t n);
+
+// y (n x cols, ldy) := Q y, Q the orthogonal factor of the sytrd_two_stage call (SytrdZ::apply)
+// whose workspace `work` holds: first the chase's rotations (Q2, the window blocks of its chunks
+// from the last, each chunk's groups in the reverse of the order z := z Q2 takes them, blocks
+// transposed), then stage 1's (Q1, as sytrd_band_form_q1 applies them, on y's columns).
+Status sytrd_apply_q(cudaStream_t stream, int64_t n, const void *work, double *y, int64_t ldy, int64_t cols);
 
 // a: n x n (leading dimension lda), both triangles set, destroyed. d (n), e (n - 1) on the device.
 // z: n x n (ldz), null for SytrdZ::none. Everything is ordered on `stream` (side streams of its
@@ -57,6 +68,9 @@ Status sytrd_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, dou
 // z (the identity on entry) := Q1, from the blocks sytrd_to_band kept (keep_all).
 Status sytrd_band_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz,
                           const double *blocks);
+// y (n x cols, ldy) := Q1 y, from the same blocks.
+Status sytrd_band_apply_q1(cudaStream_t stream, int64_t n, double *y, int64_t ldy, int64_t cols,
+                           const double *blocks);
 
 // d[i] = base[i * stride], e[i] = base[1 + i * stride]: the diagonal and subdiagonal of a full
 // matrix (stride lda + 1) or of lower band storage (stride ldab).

@@ -401,8 +401,9 @@ struct Level {
   const double *blocks;
 };
 
-__device__ inline int64_t global_index(const Level &L, int64_t n, int local) {
-  const int64_t s0 = L.first + int64_t(blockIdx.x) * L.stride;
+// (of the level's block b)
+__device__ inline int64_t global_index(const Level &L, int64_t n, int64_t b, int local) {
+  const int64_t s0 = L.first + b * L.stride;
   if (L.off1 == 0) {
     const int64_t g = s0 + local;
     return local < L.len0max && g < n ? g : -1;
@@ -441,12 +442,12 @@ constexpr int kLevelBlocksPerSm = 3;  // resident blocks an SM (two strip buffer
 // update (beside the next panel) with 8 or 64 waves instead of 2: within 1%.
 constexpr int kLevelWaves = 2;
 constexpr size_t kLevelSmem = size_t(2) * kStrip * kLdx * sizeof(double);
+// Block b of the level on strips strip, strip + step, .. (a thread block's share; Xs: two strips of
+// shared memory).
 template <bool kRight, bool kTrans>
-__global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
-    apply_level_kernel(double *a, int64_t lda, int64_t n, Level L, int64_t lo, int64_t hi) {
-  extern __shared__ __align__(128) double Xs[];  // two strips: X[c * kLdx + i], entry c, index i
+__device__ void apply_level_strips(double *a, int64_t lda, int64_t n, const Level &L, int64_t b, int64_t lo,
+                                   int64_t hi, int64_t strip, int64_t step, double *Xs) {
   const int64_t strips = (hi - lo + kStrip - 1) / kStrip;
-  int64_t strip = blockIdx.y;
   if (strip >= strips) return;
   // The strip's entries into buf, in memory order (down a column of A); entries that are not
   // there (rows past n, a short block, columns past hi) are zero.
@@ -456,7 +457,7 @@ __global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
     for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
       int i, c;
       strip_entry<kRight>(idx, i, c);
-      const int64_t g = global_index(L, n, i);
+      const int64_t g = global_index(L, n, b, i);
       double *dst = buf + c * kLdx + i;
       if (g >= 0 && c < width)
         __pipeline_memcpy_async(dst, kRight ? &a[(s0 + c) + g * lda] : &a[g + (s0 + c) * lda], sizeof(double));
@@ -465,11 +466,15 @@ __global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
     }
     __pipeline_commit();
   };
-  fetch(strip, Xs);
-  const double *G = L.blocks + int64_t(blockIdx.x) * H * H;  // 64 x 64, column-major
+  // kTrans (Q1 applied from its blocks, stage 1 long done): G is read before the wait for the
+  // kernel before this one (launched programmatically, see apply_level), the strip after it.
+  // Otherwise G may be the previous kernel's output: the strip is fetched first, G while it
+  // comes.
+  if (!kTrans) fetch(strip, Xs);
+  const double *G = L.blocks + b * H * H;  // 64 x 64, column-major
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using namespace nvcuda;
-  // This warp's fragments of G (rows 8w .. 8w+7), while the first strip is on its way.
+  // This warp's fragments of G (rows 8w .. 8w+7).
   const int w = threadIdx.x / 32;
   using Layout = std::conditional_t<kTrans, wmma::row_major, wmma::col_major>;  // G^T: row-major
   wmma::fragment<wmma::matrix_a, 8, 8, 4, double, Layout> fa[H / 4];
@@ -477,9 +482,15 @@ __global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
   for (int kk = 0; kk < H / 4; ++kk)
     wmma::load_matrix_sync(fa[kk], kTrans ? G + 8 * w * H + 4 * kk : G + 8 * w + 4 * kk * H, H);
 #endif
-  for (int k = 0; strip < strips; strip += gridDim.y, ++k) {
+  if (kTrans) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+    fetch(strip, Xs);
+  }
+  for (int k = 0; strip < strips; strip += step, ++k) {
     double *X = Xs + (k & 1) * kStrip * kLdx;
-    const int64_t next = strip + gridDim.y;
+    const int64_t next = strip + step;
     // (The other buffer's last readers, the previous strip's stores, finished before the
     // barrier that ended the previous turn.)
     if (next < strips) fetch(next, Xs + ((k + 1) & 1) * kStrip * kLdx);
@@ -524,13 +535,23 @@ __global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
     for (int idx = threadIdx.x; idx < H * kStrip; idx += blockDim.x) {
       int i, c;
       strip_entry<kRight>(idx, i, c);
-      const int64_t g = global_index(L, n, i);
+      const int64_t g = global_index(L, n, b, i);
       if (g < 0 || c >= width) continue;
       if (kRight) a[(s0 + c) + g * lda] = X[c * kLdx + i];
       else a[g + (s0 + c) * lda] = X[c * kLdx + i];
     }
     __syncthreads();
   }
+}
+
+template <bool kRight, bool kTrans>
+__global__ void __launch_bounds__(kThreads, kLevelBlocksPerSm)
+    apply_level_kernel(double *a, int64_t lda, int64_t n, Level L, int64_t lo, int64_t hi) {
+  extern __shared__ __align__(128) double Xs[];  // two strips: X[c * kLdx + i], entry c, index i
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  if (kTrans) cudaTriggerProgrammaticLaunchCompletion();  // the next level may start its G loads
+#endif
+  apply_level_strips<kRight, kTrans>(a, lda, n, L, blockIdx.x, lo, hi, blockIdx.y, gridDim.y, Xs);
 }
 
 // Every level of a panel at once, for a strip of W vectors: columns (kRight false: X := M X on
@@ -664,26 +685,61 @@ __global__ void take_tridiagonal_kernel(int64_t n, const double *base, int64_t s
 
 int64_t tiles_of(int64_t n) { return n > B ? (n - B + H - 1) / H : 0; }
 
+// What every launch of apply_level_kernel takes from the device and the environment, found once
+// a call (sytrd_to_band, sytrd_band_form_q1, sytrd_band_apply_q1) instead of once a launch: at
+// n = 8192 stage 1 launches about 6000 level kernels, and applying Q1 to a few vectors about 2000
+// small ones one after another, where the host's time per launch is the GPU's too.
+struct LevelLaunch {
+  int64_t slots = 0;  // blocks a level's kernel launches at most: kLevelWaves waves of resident ones
+  int64_t cap = 0;    // GPUEIG_SYTRD_LEVEL_Y (0: none)
+};
+Status level_launch(LevelLaunch *ll) {
+  int sms = 0;
+  Status s = sm_count(&sms);
+  // (the kernels' limit is process-wide and the same constant for every launch)
+  for (const void *k : {reinterpret_cast<const void *>(apply_level_kernel<false, false>),
+                        reinterpret_cast<const void *>(apply_level_kernel<true, false>),
+                        reinterpret_cast<const void *>(apply_level_kernel<false, true>)})
+    if (s) s = check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kLevelSmem)),
+                     "cudaFuncSetAttribute");
+  if (!s) return s;
+  ll->slots = int64_t(kLevelWaves) * kLevelBlocksPerSm * sms;
+  // GPUEIG_SYTRD_LEVEL_Y caps the blocks a level block gets (1: one block loops over every
+  // strip), so that small test problems take the strip loop too.
+  ll->cap = env::integer("GPUEIG_SYTRD_LEVEL_Y", 0, 1);
+  return Status::success();
+}
+
 template <bool kRight, bool kTrans = false>
-Status apply_level(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level &L, int64_t lo,
-                   int64_t hi) {
+Status apply_level(const LevelLaunch &ll, cudaStream_t st, double *a, int64_t lda, int64_t n, const Level &L,
+                   int64_t lo, int64_t hi) {
   if (hi <= lo || L.count == 0) return Status::success();
   // kLevelWaves waves of resident blocks, each looping over its strips (a level with few blocks
   // keeps a strip a block).
-  int sms = 0;
-  Status s = sm_count(&sms);
-  if (s) s = check(cudaFuncSetAttribute(apply_level_kernel<kRight, kTrans>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kLevelSmem)),
-                   "cudaFuncSetAttribute");
-  if (!s) return s;
   const int64_t strips = (hi - lo + kStrip - 1) / kStrip;
-  int64_t per_block = std::max<int64_t>(1, int64_t(kLevelWaves) * kLevelBlocksPerSm * sms / L.count);
-  // GPUEIG_SYTRD_LEVEL_Y caps the blocks a level block gets (1: one block loops over every
-  // strip), so that small test problems take the strip loop too.
-  if (const int64_t y = env::integer("GPUEIG_SYTRD_LEVEL_Y", 0, 1); y > 0) per_block = std::min(per_block, y);
+  int64_t per_block = std::max<int64_t>(1, ll.slots / L.count);
+  if (ll.cap > 0) per_block = std::min(per_block, ll.cap);
   const dim3 grid(static_cast<unsigned>(L.count), static_cast<unsigned>(std::min(strips, per_block)));
-  apply_level_kernel<kRight, kTrans><<<grid, kThreads, kLevelSmem, st>>>(a, lda, n, L, lo, hi);
-  return check_launch("sytrd apply_level_kernel");
+  if (!kTrans) {
+    apply_level_kernel<kRight, kTrans><<<grid, kThreads, kLevelSmem, st>>>(a, lda, n, L, lo, hi);
+    return check_launch("sytrd apply_level_kernel");
+  }
+  // Q1's levels (a chain of about 2000 small kernels at n = 8192 for a few vectors) launch
+  // programmatically (Hopper on; earlier GPUs ignore it): a level's blocks start, and load their
+  // G, while the level before finishes, and wait for it (cudaGridDependencySynchronize) before
+  // touching the strips.
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kLevelSmem;
+  config.stream = st;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return check_launch(cudaLaunchKernelEx(&config, apply_level_kernel<kRight, kTrans>, a, lda, n, L, lo, hi),
+                      "sytrd apply_level_kernel");
 }
 
 // Vectors a fused block holds (0: the panel's levels go one kernel each, as for large n, where
@@ -729,12 +785,12 @@ Status apply_panel_w(cudaStream_t st, double *a, int64_t lda, int64_t n, const P
 // A := M A (kRight false) on columns lo .. hi-1, or A := A M^T on rows lo .. hi-1, M the panel's
 // levels: fused (width w) or a kernel a level.
 template <bool kRight>
-Status apply_panel(cudaStream_t st, double *a, int64_t lda, int64_t n, const Level *levels, int nl,
-                   int64_t r0, int w, int64_t lo, int64_t hi) {
+Status apply_panel(const LevelLaunch &ll, cudaStream_t st, double *a, int64_t lda, int64_t n, const Level *levels,
+                   int nl, int64_t r0, int w, int64_t lo, int64_t hi) {
   if (hi <= lo) return Status::success();
   if (w == 0) {
     for (int l = 0; l < nl; ++l)
-      if (const Status s = apply_level<kRight>(st, a, lda, n, levels[l], lo, hi); !s) return s;
+      if (const Status s = apply_level<kRight>(ll, st, a, lda, n, levels[l], lo, hi); !s) return s;
     return Status::success();
   }
   PanelLevels P{};
@@ -751,18 +807,31 @@ int64_t panel_blocks(int64_t n) { return std::max<int64_t>(1, 2 * tiles_of(n)); 
 // The panels are c0 = 0, B, .. while n - (c0 + B) >= 2.
 int64_t panel_count(int64_t n) { return n - B < 2 ? 0 : (n - B - 2) / B + 1; }
 
-// The levels of the panel at c0, its blocks stored from `blocks` on in level order; returns the
-// number of levels. Level 0 holds the tiles; level l >= 1 the merges of step 2^(l-1).
-int panel_levels(int64_t n, int64_t c0, const double *blocks, Level *levels) {
+// Level l of the panel at c0, its blocks stored from `blocks` on in level order (false past the
+// last level). Level 0 holds the tiles; level l >= 1 the merges of step 2^(l-1).
+bool panel_level(int64_t n, int64_t c0, const double *blocks, int l, Level *out) {
   const int64_t r0 = c0 + B, P = (n - r0 + H - 1) / H;
-  int nl = 0;
-  levels[nl++] = {r0, H, 0, H, 0, P, blocks};
-  blocks += P * H * H;
-  for (int64_t step = 1; step < P; step *= 2) {
-    const int64_t pairs = (P - step - 1) / (2 * step) + 1;
-    levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, blocks};
-    blocks += pairs * H * H;
+  if (l == 0) {
+    *out = {r0, H, 0, H, 0, P, blocks};
+    return true;
   }
+  int64_t before = P;  // blocks of the levels before
+  int k = 1;
+  for (int64_t step = 1; step < P; step *= 2, ++k) {
+    const int64_t pairs = (P - step - 1) / (2 * step) + 1;
+    if (k == l) {
+      *out = {r0, 2 * step * H, step * H, B, B, pairs, blocks + before * H * H};
+      return true;
+    }
+    before += pairs;
+  }
+  return false;
+}
+
+// The levels of the panel at c0 (panel_level's); returns the number of levels.
+int panel_levels(int64_t n, int64_t c0, const double *blocks, Level *levels) {
+  int nl = 0;
+  while (nl < kMaxLevels && panel_level(n, c0, blocks, nl, &levels[nl])) ++nl;
   return nl;
 }
 
@@ -879,7 +948,9 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
   if (!failed) failed = flags + panel_flag_ints(n) - 1;
   int64_t capacity = 0;
   LookAhead la;
+  LevelLaunch ll;
   Status s = wave_capacity(&capacity);
+  if (s) s = level_launch(&ll);
   if (s) s = check(cudaMemsetAsync(flags, 0, panel_flag_ints(n) * sizeof(int), st), "cudaMemsetAsync");
   if (s) s = la.init(z != nullptr);
   if (s) s = record_wait(la.start, st, la.fs);
@@ -921,16 +992,16 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
     const int64_t mid = std::min(n, r0 + B);
     const int w = fused_width(levels[0].count);
     if (p > 0 && !(s = check(cudaStreamWaitEvent(la.fs, la.rest), "cudaStreamWaitEvent"))) return s;
-    if (!(s = apply_panel<false>(la.fs, a, lda, n, levels, nl, r0, w, r0, n))) return s;
-    if (!(s = apply_panel<true>(la.fs, a, lda, n, levels, nl, r0, w, r0, mid))) return s;
+    if (!(s = apply_panel<false>(ll, la.fs, a, lda, n, levels, nl, r0, w, r0, n))) return s;
+    if (!(s = apply_panel<true>(ll, la.fs, a, lda, n, levels, nl, r0, w, r0, mid))) return s;
     if (!(s = record_wait(la.mid, la.fs, la.rs))) return s;
-    if (!(s = apply_panel<true>(la.rs, a, lda, n, levels, nl, r0, w, mid, n))) return s;
+    if (!(s = apply_panel<true>(ll, la.rs, a, lda, n, levels, nl, r0, w, mid, n))) return s;
     if (!(s = check(cudaEventRecord(la.rest, la.rs), "cudaEventRecord"))) return s;
     // z := z M^T (stream zs), independent of A: it fills what the other two leave idle.
     if (z) {
       if (!(s = check(cudaStreamWaitEvent(la.zs, la.factored), "cudaStreamWaitEvent"))) return s;
       for (int l = 0; l < nl; ++l)
-        if (!(s = apply_level<true>(la.zs, z, ldz, n, levels[l], 0, n))) return s;
+        if (!(s = apply_level<true>(ll, la.zs, z, ldz, n, levels[l], 0, n))) return s;
       if (!(s = check(cudaEventRecord(la.zset[set], la.zs), "cudaEventRecord"))) return s;
     }
   }
@@ -939,24 +1010,42 @@ Status sytrd_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double 
   return z ? record_wait(la.zdone, la.zs, st) : s;
 }
 
-Status sytrd_band_form_q1(cudaStream_t st, int64_t n, double *z, int64_t ldz, const double *blocks) {
-  // Q1 = M_0^T M_1^T .. M_last^T, formed from the right end: Z := M_p^T Z for p = last .. 0.
-  // Before panel p's turn Z is the identity outside rows and columns r0(p+1) .. n-1, so M_p^T
-  // (rows r0(p) ..) meets only columns r0(p) ..: the passes shrink with p, 2/3 of the flops of
-  // z := z M^T panel by panel (which touches all n rows every time).
+namespace {
+
+// Z := M_p^T Z for p = last .. 0, on columns lo(p) .. hi: lo(p) = r0(p) when Z is the identity on
+// entry (from_identity), else 0.
+Status q1_from_left(cudaStream_t st, int64_t n, double *z, int64_t ldz, int64_t hi, bool from_identity,
+                    const double *blocks) {
   const int64_t np = panel_count(n);
   std::vector<const double *> first(np + 1, blocks);
   Level levels[kMaxLevels];
+  LevelLaunch ll;
+  if (const Status s = level_launch(&ll); !s) return s;
   for (int64_t p = 0; p < np; ++p)
     first[p + 1] = first[p] + blocks_of(levels, panel_levels(n, p * B, first[p], levels)) * H * H;
   for (int64_t p = np - 1; p >= 0; --p) {
     const int nl = panel_levels(n, p * B, first[p], levels);
     for (int l = nl - 1; l >= 0; --l) {
-      const Status s = apply_level<false, true>(st, z, ldz, n, levels[l], p * B + B, n);
+      const Status s = apply_level<false, true>(ll, st, z, ldz, n, levels[l], from_identity ? p * B + B : 0, hi);
       if (!s) return s;
     }
   }
   return Status::success();
+}
+
+}  // namespace
+
+Status sytrd_band_form_q1(cudaStream_t st, int64_t n, double *z, int64_t ldz, const double *blocks) {
+  // Q1 = M_0^T M_1^T .. M_last^T, formed from the right end: Z := M_p^T Z for p = last .. 0.
+  // Before panel p's turn Z is the identity outside rows and columns r0(p+1) .. n-1, so M_p^T
+  // (rows r0(p) ..) meets only columns r0(p) ..: the passes shrink with p, 2/3 of the flops of
+  // z := z M^T panel by panel (which touches all n rows every time).
+  return q1_from_left(st, n, z, ldz, n, true, blocks);
+}
+
+Status sytrd_band_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64_t cols,
+                           const double *blocks) {
+  return q1_from_left(st, n, y, ldy, cols, false, blocks);
 }
 
 Status sytrd_take_tridiagonal(cudaStream_t st, int64_t n, const double *base, int64_t stride,

@@ -22,6 +22,7 @@
 // on the FP64 tensor cores (see apply_window_blocks_kernel). When z is to become Q (SytrdZ::form),
 // stage 1 keeps its blocks and Q1 is formed from its right end on the caller's stream while the
 // chase runs on SMs of its own.
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_pipeline.h>
 #include <mma.h>
@@ -529,6 +530,110 @@ __global__ void __launch_bounds__(kApplyThreads)
   }
 }
 
+// y := Q2 y (SytrdZ::apply): z := z Q2 takes a chunk's blocks in steps tau = P - pos + 2g
+// (block (g, pos) at step tau; apply_window_blocks_kernel's batches are one order of these that
+// keeps every pair of overlapping blocks as they are here), the blocks of a step on disjoint
+// columns. So Q2 y = (y^T Q2^T)^T takes the steps from the last to the first, each block as
+// y(rows of its columns, :) := U y(those rows, :). A step's blocks tile a run of rows, 64 each:
+// a work item is a block and 64 of y's columns, every thread block of a persistent cooperative
+// grid takes items of the step, and the grid meets between steps. About P + 2 groups steps
+// (767 at n = 8192), each a wave of small products, instead of z := z Q2's groups / kBatch
+// sweeps over every block in sequence: y has few columns, so its work is in the steps' latency.
+constexpr int kRevCols = 64;                   // columns of y a work item takes
+constexpr int kRevThreads = 256;               // 8 warps: warp w makes rows 8w .. 8w+7
+constexpr int kLdy = kBlk + 4;                 // shared y tile, column-major, padded
+// Two window blocks (this step's, the next step's fetched ahead) and y's tile.
+constexpr size_t kRevSmem = (size_t(2) * kBlk * kLdu + size_t(kRevCols) * kLdy) * sizeof(double);
+__global__ void __launch_bounds__(kRevThreads)
+    reverse_blocks_kernel(double *y, int64_t ldy, int64_t n, int64_t cols, const double *U, int64_t s_begin,
+                          int64_t groups, int64_t P) {
+  extern __shared__ __align__(128) double rsm[];
+  double *ys = rsm + 2 * kBlk * kLdu;  // y's tile: ys[c * kLdy + r]; before it two U buffers, row-major, kLdu
+  const int64_t strips = (cols + kRevCols - 1) / kRevCols, r_first = s_begin + 1;
+  const int warp = threadIdx.x / 32;
+  // Step tau's items: (group, strip) for the groups g_lo .. g_hi with a block there
+  // (g <= pos = P - tau + 2g <= P).
+  auto g_lo = [&](int64_t tau) { return std::max<int64_t>(0, tau - P); };
+  auto items_of = [&](int64_t tau) {
+    const int64_t hi = std::min<int64_t>(groups - 1, tau / 2);
+    return hi >= g_lo(tau) ? (hi - g_lo(tau) + 1) * strips : 0;
+  };
+  // Item `it` of step tau's window block into buffer `buf` (cp.async, committed).
+  auto fetch_u = [&](int64_t tau, int64_t it, int buf) {
+    const int64_t g = g_lo(tau) + it / strips, pos = P - tau + 2 * g;
+    const double *Ub = U + window_block_index(g, pos, P) * kBlk * kBlk;
+    double *us = rsm + buf * kBlk * kLdu;
+    for (int idx = threadIdx.x; idx < kBlk * kBlk / 2; idx += kRevThreads) {
+      const int e = 2 * idx;
+      __pipeline_memcpy_async(us + (e / kBlk) * kLdu + e % kBlk, Ub + e, 16);
+    }
+    __pipeline_commit();
+  };
+  const int64_t last = P + 2 * (groups - 1);
+  int cur = 0;
+  if (blockIdx.x < items_of(last)) fetch_u(last, blockIdx.x, cur);
+  for (int64_t tau = last; tau >= 0; --tau) {
+    const int64_t items = items_of(tau);
+    for (int64_t it = blockIdx.x; it < items; it += gridDim.x) {
+      const int64_t g = g_lo(tau) + it / strips, c0 = it % strips * kRevCols, pos = P - tau + 2 * g;
+      const int64_t row0 = r_first + pos * KD;
+      if (it != blockIdx.x) fetch_u(tau, it, cur);  // (the first item's came ahead)
+      for (int idx = threadIdx.x; idx < kBlk * kRevCols; idx += kRevThreads) {
+        const int r = idx % kBlk, c = idx / kBlk;
+        const int64_t row = row0 + r, col = c0 + c;
+        ys[c * kLdy + r] = row < n && col < cols ? y[row + col * ldy] : 0.0;
+      }
+      __pipeline_wait_prior(0);
+      __syncthreads();
+      const double *us = rsm + cur * kBlk * kLdu;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+      using namespace nvcuda;
+      wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kRevCols / 8];
+#pragma unroll
+      for (int ct = 0; ct < kRevCols / 8; ++ct) wmma::fill_fragment(acc[ct], 0.0);
+#pragma unroll 4
+      for (int kk = 0; kk < kBlk / 4; ++kk) {
+        wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> fa;
+        wmma::load_matrix_sync(fa, us + 8 * warp * kLdu + 4 * kk, kLdu);
+#pragma unroll
+        for (int ct = 0; ct < kRevCols / 8; ++ct) {
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
+          wmma::load_matrix_sync(fb, ys + 8 * ct * kLdy + 4 * kk, kLdy);
+          wmma::mma_sync(acc[ct], fa, fb, acc[ct]);
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int ct = 0; ct < kRevCols / 8; ++ct)
+        wmma::store_matrix_sync(ys + 8 * ct * kLdy + 8 * warp, acc[ct], kLdy, wmma::mem_col_major);
+#else
+      // GPUs before sm_80 have no FP64 tensor cores: 16 rows of one column per thread, FMAs.
+      constexpr int kRows = kBlk * kRevCols / kRevThreads;
+      const int c = threadIdx.x % kRevCols, i0 = threadIdx.x / kRevCols * kRows;
+      double acc[kRows] = {};
+      for (int k = 0; k < kBlk; ++k) {
+        const double x = ys[c * kLdy + k];
+        for (int r = 0; r < kRows; ++r) acc[r] += us[(i0 + r) * kLdu + k] * x;
+      }
+      __syncthreads();
+      for (int r = 0; r < kRows; ++r) ys[c * kLdy + i0 + r] = acc[r];
+#endif
+      __syncthreads();
+      for (int idx = threadIdx.x; idx < kBlk * kRevCols; idx += kRevThreads) {
+        const int r = idx % kBlk, c = idx / kBlk;
+        const int64_t row = row0 + r, col = c0 + c;
+        if (row < n && col < cols) y[row + col * ldy] = ys[c * kLdy + r];
+      }
+      __syncthreads();
+    }
+    // The next step's first block into the other buffer while the grid meets: U does not
+    // depend on y.
+    cur ^= 1;
+    if (tau > 0 && blockIdx.x < items_of(tau - 1)) fetch_u(tau - 1, blockIdx.x, cur);
+    cooperative_groups::this_grid().sync();
+  }
+}
+
 unsigned grid_for(int64_t count, int threads) {
   return static_cast<unsigned>(std::min<int64_t>(4096, (count + threads - 1) / threads));
 }
@@ -615,13 +720,20 @@ Status apply_window_blocks(cudaStream_t st, double *z, int64_t ldz, int64_t n, c
   return check_launch("sytrd apply_window_blocks_kernel");
 }
 
+// The window blocks U of sweeps [s0, s1)'s rotations.
+Status make_window_blocks(cudaStream_t st, int64_t n, const double2 *rot, int64_t ldrot, int64_t s0, int64_t s1,
+                          double *U) {
+  const int64_t P = top_position(n, s0), groups = groups_of(s1 - s0);
+  window_blocks_kernel<<<dim3(static_cast<unsigned>(P + 1), static_cast<unsigned>(groups)), kBlk, 0, st>>>(
+      rot, ldrot, s0, s1, P, U);
+  return check_launch("sytrd window_blocks_kernel");
+}
+
 // z := z * (the rotations of sweeps [s0, s1)).
 Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const double2 *rot,
                        int64_t ldrot, int64_t s0, int64_t s1, double *U) {
   const int64_t P = top_position(n, s0), groups = groups_of(s1 - s0);
-  window_blocks_kernel<<<dim3(static_cast<unsigned>(P + 1), static_cast<unsigned>(groups)), kBlk, 0, st>>>(
-      rot, ldrot, s0, s1, P, U);
-  Status s = check_launch("sytrd window_blocks_kernel");
+  Status s = make_window_blocks(st, n, rot, ldrot, s0, s1, U);
   int sms = 0;
   if (s) s = sm_count(&sms);
   if (!s) return s;
@@ -634,6 +746,31 @@ Status apply_rotations(cudaStream_t st, double *z, int64_t ldz, int64_t n, const
                 : apply_window_blocks<64>(st, z, ldz, n, U, s0, groups, P);
 }
 
+// y := (the rotations of sweeps [s0, s1)) y, from their window blocks U (reverse_blocks_kernel).
+Status apply_rotations_reverse(cudaStream_t st, double *y, int64_t ldy, int64_t n, int64_t cols, const double *U,
+                               int64_t s0, int64_t s1) {
+  int64_t P = top_position(n, s0), groups = groups_of(s1 - s0);
+  int sms = 0, per_sm = 0;
+  Status s = sm_count(&sms);
+  if (s) s = check(cudaFuncSetAttribute(reverse_blocks_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(kRevSmem)),
+                   "cudaFuncSetAttribute");
+  if (s)
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reverse_blocks_kernel, kRevThreads, kRevSmem),
+              "occupancy");
+  if (!s) return s;
+  if (per_sm < 1) return Status::fail(Status::unavailable, "sytrd: reverse_blocks_kernel cannot be resident");
+  // No more thread blocks than the widest step has items (about (P + 1) / 2 blocks, times the
+  // column strips).
+  const int64_t strips = (cols + kRevCols - 1) / kRevCols;
+  const int64_t widest = (std::min<int64_t>(groups, P / 2 + 1) + 1) * strips;
+  const int64_t grid = std::max<int64_t>(1, std::min<int64_t>(int64_t(per_sm) * sms, widest));
+  void *params[] = {&y, &ldy, &n, &cols, const_cast<double **>(&U), &s0, &groups, &P};
+  return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(reverse_blocks_kernel),
+                                           dim3(static_cast<unsigned>(grid)), dim3(kRevThreads), params, kRevSmem, st),
+               "sytrd reverse_blocks_kernel");
+}
+
 }  // namespace
 
 SytrdMethod sytrd_method() {
@@ -643,23 +780,37 @@ SytrdMethod sytrd_method() {
 
 namespace {
 
+// Bytes of the window blocks of the chunk of sweeps [s0, s1).
+size_t chunk_window_bytes(int64_t n, int64_t s0, int64_t s1) {
+  const int64_t groups = groups_of(s1 - s0);
+  return size_t(window_block_index(groups, groups, top_position(n, s0))) * kBlk * kBlk * sizeof(double);
+}
+
 // The two-stage method's workspace: stage 1's blocks, the band, the chase's progress flags and
-// failure flag, and (with z) a chunk's rotations and window blocks.
+// failure flag, and (with z) a chunk's rotations and window blocks; SytrdZ::apply keeps every
+// chunk's window blocks, one after another.
 struct TwoStageLayout {
   size_t blocks, ab, progress, failed, rot = 0, window = 0, bytes;
 };
 
+bool keeps_all_blocks(int64_t n, SytrdZ zmode) { return zmode == SytrdZ::apply || keep_q1_blocks(n, zmode); }
+
 TwoStageLayout two_stage_layout(int64_t n, SytrdZ zmode) {
   WorkspacePlan plan;
   TwoStageLayout l{};
-  l.blocks = plan.add(sytrd_band_blocks_bytes(n, keep_q1_blocks(n, zmode)));
+  l.blocks = plan.add(sytrd_band_blocks_bytes(n, keeps_all_blocks(n, zmode)));
   l.ab = plan.add_array<double>(size_t(kLdab) * n);
   l.progress = plan.add_array<int>((sweeps_of(n) + 1) * kFlagStride);
   l.failed = plan.add_array<int>(1);
   if (zmode != SytrdZ::none) {
     const int64_t c = chunk_sweeps(n);
     l.rot = plan.add(rot_bytes(n, c));
-    l.window = plan.add(window_bytes(n, c));
+    size_t window = window_bytes(n, c);
+    if (zmode == SytrdZ::apply) {
+      window = 0;
+      for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += c) window += chunk_window_bytes(n, s0, std::min(sweeps_of(n), s0 + c));
+    }
+    l.window = plan.add(std::max<size_t>(window, 1));
   }
   l.bytes = plan.bytes();
   return l;
@@ -669,17 +820,21 @@ TwoStageLayout two_stage_layout(int64_t n, SytrdZ zmode) {
 
 size_t sytrd_two_stage_bytes(int64_t n, SytrdZ zmode) { return two_stage_layout(n, zmode).bytes; }
 
+bool sytrd_can_apply(int64_t n) { return two_stage_layout(n, SytrdZ::apply).bytes <= tuning::kSytrdApplyBytes; }
+
 Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, double *d, double *e,
                        double *z, int64_t ldz, SytrdZ zmode, void *work) {
-  if ((zmode == SytrdZ::none) != (z == nullptr))
+  if ((zmode == SytrdZ::none || zmode == SytrdZ::apply) != (z == nullptr))
     return Status::fail(Status::device_error, "sytrd_two_stage: z and zmode disagree");
-  const bool keep = keep_q1_blocks(n, zmode);
+  const bool apply = zmode == SytrdZ::apply;
+  const bool keep = keeps_all_blocks(n, zmode), form_beside = keep && !apply;
   const TwoStageLayout l = two_stage_layout(n, zmode);
   double *blocks = part<double>(work, l.blocks), *ab = part<double>(work, l.ab);
   int *progress = part<int>(work, l.progress), *failed = part<int>(work, l.failed);
   const int64_t chunk = chunk_sweeps(n), ldrot = rot_ld(n);
-  double2 *rot = z ? part<double2>(work, l.rot) : nullptr;
-  double *U = z ? part<double>(work, l.window) : nullptr;
+  const bool rotations = zmode != SytrdZ::none;
+  double2 *rot = rotations ? part<double2>(work, l.rot) : nullptr;
+  double *U = rotations ? part<double>(work, l.window) : nullptr;
 
   // One failure flag for both stages' pipeline waits, checked at the end.
   Status s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync");
@@ -690,14 +845,14 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
   if (!(s = check(cudaMemsetAsync(progress, 0, (sweeps_of(n) + 1) * kFlagStride * sizeof(int), st),
                   "cudaMemsetAsync")))
     return s;
-  // With the blocks kept, Q1 is formed on st while the first chunk is chased on a stream of
-  // the highest priority: the chase is a latency-bound pipeline of a few hundred warps and
-  // leaves most of the GPU to Q1's products.
+  // With the blocks kept to form Q, Q1 is formed on st while the first chunk is chased on a
+  // stream of the highest priority: the chase is a latency-bound pipeline of a few hundred warps
+  // and leaves most of the GPU to Q1's products.
   ChaseStream cs;
-  if (keep && !((s = cs.init()) && (s = record_wait(cs.fork, st, cs.s)))) return s;
+  if (form_beside && !((s = cs.init()) && (s = record_wait(cs.fork, st, cs.s)))) return s;
   for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += chunk) {
     const int64_t s1 = std::min(sweeps_of(n), s0 + chunk);
-    const cudaStream_t on = keep && s0 == 0 ? cs.s : st;
+    const cudaStream_t on = form_beside && s0 == 0 ? cs.s : st;
     if (rot) {
       identity_rotations_kernel<<<grid_for((s1 - s0) * ldrot, 256), 256, 0, on>>>(rot, (s1 - s0) * ldrot);
       if (!(s = check_launch("sytrd identity_rotations_kernel"))) return s;
@@ -707,14 +862,39 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
       if (!(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
       if (!(s = record_wait(cs.join, on, st))) return s;
     }
-    if (rot && !(s = apply_rotations(st, z, ldz, n, rot, ldrot, s0, s1, U))) return s;
+    if (apply) {  // the chunk's blocks kept, after the chunks before it
+      if (!(s = make_window_blocks(st, n, rot, ldrot, s0, s1, U))) return s;
+      U += chunk_window_bytes(n, s0, s1) / sizeof(double);
+    } else if (rot && !(s = apply_rotations(st, z, ldz, n, rot, ldrot, s0, s1, U))) {
+      return s;
+    }
   }
-  if (keep && sweeps_of(n) == 0 && !(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
+  if (form_beside && sweeps_of(n) == 0 && !(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
   if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
   int bad = 0;
   if (!(s = fetch_flag(st, failed, &bad))) return s;
   if (bad) return Status::fail(Status::device_error, "sytrd: a pipeline wait timed out");
   return Status::success();
+}
+
+Status sytrd_apply_q(cudaStream_t st, int64_t n, const void *work, double *y, int64_t ldy, int64_t cols) {
+  if (cols <= 0 || n <= 0) return Status::success();
+  const TwoStageLayout l = two_stage_layout(n, SytrdZ::apply);
+  void *w = const_cast<void *>(work);
+  const double *U = part<double>(w, l.window);
+  // Q2 = Q2(chunk 0) Q2(chunk 1) ..: the last chunk's first.
+  const int64_t chunk = chunk_sweeps(n);
+  std::vector<const double *> at;
+  for (int64_t s0 = 0; s0 < sweeps_of(n); s0 += chunk) {
+    at.push_back(U);
+    U += chunk_window_bytes(n, s0, std::min(sweeps_of(n), s0 + chunk)) / sizeof(double);
+  }
+  Status s;
+  for (int64_t k = int64_t(at.size()) - 1; k >= 0; --k) {
+    const int64_t s0 = k * chunk, s1 = std::min(sweeps_of(n), s0 + chunk);
+    if (!(s = apply_rotations_reverse(st, y, ldy, n, cols, at[k], s0, s1))) return s;
+  }
+  return sytrd_band_apply_q1(st, n, y, ldy, cols, part<double>(w, l.blocks));
 }
 
 }  // namespace gpueig::gpu

@@ -30,6 +30,8 @@ struct WarpTeam {
     }
     return i;
   }
+  template <class T>
+  __device__ T bcast(T x, int k) const { return __shfl_sync(0xffffffffu, x, k); }
   __device__ void sync() const { __syncwarp(); }
 };
 

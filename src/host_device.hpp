@@ -15,7 +15,8 @@ namespace gpueig {
 // A team shares a task written for the host and the GPU: member `lane` of `width` takes the
 // loop indices j = lane, lane + width, ...; sum, prod and max combine the members' parts and give
 // every member the same value (so that all of them take the same branches); argmax(v, i) the i
-// of the largest v (the smallest i among equals); sync orders the members' memory accesses. On
+// of the largest v (the smallest i among equals); bcast(x, k) member k's x, on every member; sync
+// orders the members' memory accesses. On
 // the host a team of one (this); on the GPU a warp (cuda/warp.cuh's WarpTeam).
 struct SerialTeam {
   GPUEIG_HD int lane() const { return 0; }
@@ -24,6 +25,8 @@ struct SerialTeam {
   GPUEIG_HD double prod(double x) const { return x; }
   GPUEIG_HD double max(double x) const { return x; }
   GPUEIG_HD int64_t argmax(double, int64_t i) const { return i; }
+  template <class T>
+  GPUEIG_HD T bcast(T x, int) const { return x; }
   GPUEIG_HD void sync() const {}
 };
 

@@ -83,10 +83,37 @@ bool from_divide_and_conquer(const Cluster &c, const double *d, const double *e,
   return true;
 }
 
+// A cluster's vectors each by inverse iteration on its own (the GPU runs them side by side), kept
+// when all converged and the largest column sum of |Z_c^T Z_c - I| is within independent_limit.
+bool independent_vectors(const Cluster &c, const double *d, const double *e, const double *w, double *z,
+                         int64_t ldz, const Lu &f, std::vector<double> &y) {
+  bool ok = true;
+  double *zc = z + c.begin + int64_t(c.first) * ldz;
+  for (int k = 0; k < c.count; ++k) {
+    const int j = c.first + k;
+    ok = inverse_iteration(c.len, d + c.begin, e + c.begin, c.onenrm, w[j], uint64_t(j), zc, ldz, 0, f,
+                           y.data(), SerialTeam{}) && ok;
+    std::copy_n(y.data(), c.len, zc + int64_t(k) * ldz);
+  }
+  for (int k = 0; k < c.count && ok; ++k) {
+    double sum = 0;
+    for (int i = 0; i < c.count; ++i) {
+      double dot = 0;
+      for (int64_t r = 0; r < c.len; ++r) dot += zc[r + int64_t(i) * ldz] * zc[r + int64_t(k) * ldz];
+      sum += std::fabs(dot - (i == k ? 1.0 : 0.0));
+    }
+    ok = sum <= independent_limit(c.len);  // (a NaN sum fails)
+  }
+  return ok;
+}
+
 }  // namespace
 
 int solve(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
-          const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm) {
+          const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm,
+          Branches *branches) {
+  Branches local;
+  Branches &b = branches ? *branches : local;
   try {
     for (int j = 0; j < m; ++j) std::fill_n(z + int64_t(j) * ldz, n, 0.0);
     std::fill_n(ifail, m, 0);
@@ -101,9 +128,19 @@ int solve(int n, const double *d, const double *e, int m, const double *w, const
         for (int k = 0; k < c.count; ++k) z[c.begin + int64_t(c.first + k) * ldz] = 1;
         continue;
       }
+      if (independent_first(c)) {
+        if (independent_vectors(c, d, e, w, z, ldz, f, y)) {
+          ++b.independent;
+          continue;
+        }
+        ++b.independent_rejected;
+      }
       if (by_divide_and_conquer(c) &&
-          from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs))
+          from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs)) {
+        ++b.divide_and_conquer;
         continue;
+      }
+      ++b.gram_schmidt;
       double xjm = 0;
       for (int k = 0; k < c.count; ++k) {
         const int j = c.first + k;

@@ -3,6 +3,14 @@
 // (tests/test_stein_phases.cpp). DSTEIN's output contract, not all of its algorithm:
 //   clusters   the eigenvalues of each block cut where two neighbours are farther apart than
 //              kOrtol ||T_block||_1 (DSTEIN's rule for the vectors it reorthogonalizes)
+//   independent first (independent_first): a cluster of a few eigenvalues over a long block
+//              has each vector by inverse iteration on its own, all at once; where their
+//              Gram matrix shows them orthogonal to working accuracy (independent_limit) they
+//              are kept, else the cluster goes to one of the two branches below. DSTEIN's 1e-3
+//              ||T|| chains the extreme eigenvalues of a long random block together (gpu_syevx's
+//              smallest 1%), whose vectors inverse iteration nevertheless finds orthogonal to
+//              about eps ||T|| / gap: reorthogonalizing them in sequence, or a divide and
+//              conquer of the whole block, was most of the call's vector time.
 //   singletons and small clusters (by_divide_and_conquer): DSTEIN's inverse iteration (LU of T - x I with
 //              partial pivoting, a scaled start vector, kMaxIterations, kExtra more once the
 //              growth says it converged), each vector kept orthogonal to the earlier ones of its
@@ -50,6 +58,22 @@ inline bool by_divide_and_conquer(const Cluster &c) {
   return c.len > 1 && (c.count > kLargeCluster || (2 * int64_t(c.count) - 5) * c.len > 1800);
 }
 
+// Whether a cluster's vectors are first computed independently of each other (each by inverse
+// iteration at its own eigenvalue, no Gram-Schmidt; every vector a task of its own) and kept if
+// orthogonal enough. Worth trying where the eigenvalues are few for their block: two vectors
+// found independently are orthogonal to about eps ||T|| / gap, within LAPACK's 30 n ulp when the
+// gaps are near DSTEIN's 1e-3 ||T|| and the block is long (here len >= kIndependentMinLen and at
+// least 16 rows an eigenvalue). kIndependentMax bounds the Gram matrix's work (count^2 len).
+constexpr int64_t kIndependentMinLen = 512;
+constexpr int kIndependentMax = 512;
+inline bool independent_first(const Cluster &c) {
+  return c.count >= 2 && c.count <= kIndependentMax && c.len >= kIndependentMinLen && 16 * int64_t(c.count) <= c.len;
+}
+// Independent vectors of a cluster are kept when every column of |Z_c^T Z_c - I| sums to at most
+// this: a fifteenth of LAPACK's threshold (30 len ulp, ulp = eps / 2), the rest left to the
+// pairs across clusters and to the vectors' residuals.
+GPUEIG_HD inline double independent_limit(int64_t len) { return double(len) * kPrecision; }
+
 // (host) The clusters of W (ORDER 'B': ascending within each block; IBLOCK, ISPLIT as DSTEBZ's).
 std::vector<Cluster> clusters(const double *d, const double *e, int m, const double *w,
                               const int *iblock, const int *isplit);
@@ -58,63 +82,136 @@ std::vector<Cluster> clusters(const double *d, const double *e, int m, const dou
 // u2), the multipliers l and row interchanges swapped[i] (rows i and i+1). Partial pivoting keeps
 // every multiplier within 1, so the factors are those of T - x I itself, however small a pivot;
 // only the back substitution guards its divisions (lu_solve). Returns DLAGTS's tolerance for it:
-// eps max |U| (eps where U is zero).
+// eps max |U| (eps where U is zero), on every member.
+//
+// The elimination is a recurrence from row to row; the team shares it out as chunks of `width`
+// rows: each member fetches its row's inputs (one coalesced load a chunk), every member runs the
+// whole chunk's recurrence on the inputs broadcast from their owners (the same arithmetic, so the
+// same bits on every member) and keeps its own row's results, stored together at the chunk's end.
+// On a GPU warp the recurrence then waits on its arithmetic only, never on a load of what the
+// step before it stored (lane 0 alone, through memory, took about 1.1 us a row). A team of one
+// is the plain serial loop.
 struct Lu {
   double *u0, *u1, *u2, *l;
   unsigned char *swapped;
 };
 
-GPUEIG_HD inline double lu_factor(int64_t len, const double *d, const double *e, double x,
-                                  const Lu &f) {
-  // Row i of the active part: (a, b, c) at columns i, i+1, i+2; the next row's (sub, diag, sup).
-  double a = d[0] - x, b = len > 1 ? e[0] : 0, c = 0;
-  for (int64_t i = 0; i + 1 < len; ++i) {
-    const double sub = e[i], dn = d[i + 1] - x, sup = i + 2 < len ? e[i + 1] : 0;
-    double na, nb;  // the next row's entries at columns i+1, i+2 after elimination
-    if (fabs(a) >= fabs(sub)) {  // no interchange
-      const double m = a != 0 ? sub / a : 0.0;  // (a = sub = 0: nothing to eliminate)
-      f.swapped[i] = 0;
-      f.u0[i] = a, f.u1[i] = b, f.u2[i] = c, f.l[i] = m;
-      na = dn - m * b;
-      nb = sup - m * c;
-    } else {  // rows i and i+1 exchanged
-      const double m = a / sub;
-      f.swapped[i] = 1;
-      f.u0[i] = sub, f.u1[i] = dn, f.u2[i] = sup, f.l[i] = m;
-      na = b - m * dn;
-      nb = c - m * sup;
-    }
-    a = na, b = nb, c = 0;
+// One step of the elimination: the active row (a, b, c at columns i, i+1, i+2) and the next row
+// (sub, dn, sup) give row i of U (u0, u1, u2), its multiplier and interchange, and the new active
+// row.
+struct FactorRow {
+  double u0, u1, u2, l;
+  int swapped;
+};
+GPUEIG_HD inline FactorRow factor_step(double &a, double &b, double &c, double sub, double dn, double sup) {
+  FactorRow r;
+  double na, nb;  // the next row's entries at columns i+1, i+2 after elimination
+  if (fabs(a) >= fabs(sub)) {  // no interchange
+    const double m = a != 0 ? sub / a : 0.0;  // (a = sub = 0: nothing to eliminate)
+    r = {a, b, c, m, 0};
+    na = dn - m * b;
+    nb = sup - m * c;
+  } else {  // rows i and i+1 exchanged
+    const double m = a / sub;
+    r = {sub, dn, sup, m, 1};
+    na = b - m * dn;
+    nb = c - m * sup;
   }
-  f.u0[len - 1] = a;
-  if (len > 1) f.u1[len - 1] = 0;
+  a = na, b = nb, c = 0;
+  return r;
+}
+
+template <class Team = SerialTeam>
+GPUEIG_HD inline double lu_factor(int64_t len, const double *d, const double *e, double x, const Lu &f,
+                                  const Team &team = Team{}) {
+  const int width = team.width(), q = team.lane();
+  double a = d[0] - x, b = len > 1 ? e[0] : 0, c = 0;
   double big = 0;
-  for (int64_t i = 0; i < len; ++i) big = fmax(big, fmax(fabs(f.u0[i]), fmax(fabs(f.u1[i]), fabs(f.u2[i]))));
+  for (int64_t i0 = 0; i0 + 1 < len; i0 += width) {
+    const int64_t i = i0 + q;  // this member's row of the chunk
+    const bool mine = i + 1 < len;
+    const double sub_q = mine ? e[i] : 0, dn_q = mine ? d[i + 1] - x : 0, sup_q = mine && i + 2 < len ? e[i + 1] : 0;
+    FactorRow out{0, 0, 0, 0, 0};
+    const int rows = static_cast<int>(len - 1 - i0 < width ? len - 1 - i0 : width);
+    for (int k = 0; k < rows; ++k) {
+      const FactorRow r = factor_step(a, b, c, team.bcast(sub_q, k), team.bcast(dn_q, k), team.bcast(sup_q, k));
+      if (k == q) out = r;
+    }
+    if (mine) {
+      f.u0[i] = out.u0, f.u1[i] = out.u1, f.u2[i] = out.u2, f.l[i] = out.l;
+      f.swapped[i] = static_cast<unsigned char>(out.swapped);
+      big = fmax(big, fmax(fabs(out.u0), fmax(fabs(out.u1), fabs(out.u2))));
+    }
+  }
+  if (q == 0) {  // the last row: U's corner, nothing right of it
+    f.u0[len - 1] = a;
+    f.u1[len - 1] = 0;
+    f.u2[len - 1] = 0;
+  }
+  big = fmax(team.max(big), fabs(a));
+  team.sync();
   return big > 0 ? kPrecision * big : kPrecision;
 }
 
 // y := (T - x I)^{-1} y with the factors of lu_factor. As DLAGTS with JOB = -1, a pivot is
 // perturbed (by +-tol, doubled until it suffices) only where it is zero or the division would
 // overflow: a tiny pivot is the growth inverse iteration lives on (clamping every pivot below tol
-// blurs eigenvalues closer than eps ||T||, which DSTEIN's own tests then catch).
-GPUEIG_HD inline void lu_solve(int64_t len, const Lu &f, double tol, double *y) {
-  for (int64_t i = 0; i + 1 < len; ++i) {  // L^-1 P
-    if (f.swapped[i]) {
-      const double t = y[i];
-      y[i] = y[i + 1];
-      y[i + 1] = t - f.l[i] * y[i];
-    } else {
-      y[i + 1] -= f.l[i] * y[i];
+// blurs eigenvalues closer than eps ||T||, which DSTEIN's own tests then catch). Both sweeps are
+// recurrences, shared out in chunks as lu_factor's; every member returns once y is stored.
+template <class Team = SerialTeam>
+GPUEIG_HD inline void lu_solve(int64_t len, const Lu &f, double tol, double *y, const Team &team = Team{}) {
+  const int width = team.width(), q = team.lane();
+  // L^-1 P, forward; `cur` is y[i] as the steps before i left it.
+  double cur = y[0];
+  for (int64_t i0 = 0; i0 + 1 < len; i0 += width) {
+    const int64_t i = i0 + q;
+    const bool mine = i + 1 < len;
+    const double next_q = mine ? y[i + 1] : 0, l_q = mine ? f.l[i] : 0;
+    const int swapped_q = mine ? f.swapped[i] : 0;
+    double out = 0;
+    const int rows = static_cast<int>(len - 1 - i0 < width ? len - 1 - i0 : width);
+    for (int k = 0; k < rows; ++k) {
+      const double next = team.bcast(next_q, k), l = team.bcast(l_q, k);
+      double done;  // y[i0 + k], final
+      if (team.bcast(swapped_q, k)) {
+        done = next;
+        cur = cur - l * next;
+      } else {
+        done = cur;
+        cur = next - l * cur;
+      }
+      if (k == q) out = done;
     }
+    if (mine) y[i] = out;
   }
-  for (int64_t i = len - 1; i >= 0; --i) {  // U^-1
-    double t = y[i];
-    if (i + 1 < len) t -= f.u1[i] * y[i + 1];
-    if (i + 2 < len) t -= f.u2[i] * y[i + 2];
-    double p = f.u0[i], pert = p < 0 ? -tol : tol;
-    for (int k = 0; k < 2100 && (p == 0 || fabs(t) > fabs(p) * 0x1p1000); ++k) p += pert, pert *= 2;
-    y[i] = t / p;
+  team.sync();
+  if (q == 0) y[len - 1] = cur;
+  team.sync();
+  // U^-1, backward; y1, y2 are y[i+1], y[i+2] solved.
+  double y1 = 0, y2 = 0;
+  for (int64_t i1 = len - 1; i1 >= 0; i1 -= width) {  // the chunk: rows i1, i1 - 1, ..
+    const int64_t i = i1 - q;
+    const bool mine = i >= 0;
+    const double t_q = mine ? y[i] : 0, u0_q = mine ? f.u0[i] : 0, u1_q = mine ? f.u1[i] : 0,
+                 u2_q = mine ? f.u2[i] : 0;
+    double out = 0;
+    const int rows = static_cast<int>(i1 + 1 < width ? i1 + 1 : width);
+    for (int k = 0; k < rows; ++k) {
+      const int64_t ii = i1 - k;
+      double t = team.bcast(t_q, k);
+      const double u1 = team.bcast(u1_q, k), u2 = team.bcast(u2_q, k);
+      if (ii + 1 < len) t -= u1 * y1;
+      if (ii + 2 < len) t -= u2 * y2;
+      double p = team.bcast(u0_q, k), pert = p < 0 ? -tol : tol;
+      for (int g = 0; g < 2100 && (p == 0 || fabs(t) > fabs(p) * 0x1p1000); ++g) p += pert, pert *= 2;
+      const double yi = t / p;
+      y2 = y1;
+      y1 = yi;
+      if (k == q) out = yi;
+    }
+    if (mine) y[i] = out;
   }
+  team.sync();
 }
 
 // A start vector's entry in (-1, 1), a hash of (eigenvalue, row): the same on host and device,
@@ -139,18 +236,9 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
                                  double x, uint64_t seed, const double *prev, int64_t ldp,
                                  int nprev, const Lu &f, double *y, const Team &team) {
   const int64_t r0 = team.lane(), step = team.width();
-  // (each member factors and solves on its own copy of the factors' scalars: the same
-  // arithmetic; only member 0 writes the shared arrays, the others read them after a sync)
-  // (member 0 factors; the tolerance, a scalar of its own, every member computes from U after the
-  // sync below)
-  if (r0 == 0) lu_factor(len, d, e, x, f);
+  const double tol = lu_factor(len, d, e, x, f, team);
   for (int64_t i = r0; i < len; i += step) y[i] = start_entry(seed, i);
   team.sync();
-  double tol = 0;
-  for (int64_t i = r0; i < len; i += step)
-    tol = fmax(tol, fmax(fabs(f.u0[i]), fmax(fabs(f.u1[i]), fabs(f.u2[i]))));
-  tol = team.max(tol);
-  tol = tol > 0 ? kPrecision * tol : kPrecision;
   const double dtpcrt = sqrt(0.1 / double(len));
   int checked = 0;
   bool converged = false;
@@ -162,8 +250,7 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
     const double scl = double(len) * onenrm * fmax(kPrecision, fabs(f.u0[len - 1])) / asum;
     for (int64_t i = r0; i < len; i += step) y[i] *= scl;
     team.sync();
-    if (r0 == 0) lu_solve(len, f, tol, y);
-    team.sync();
+    lu_solve(len, f, tol, y, team);
     for (int p = 0; p < nprev; ++p) {  // modified Gram-Schmidt against the cluster's earlier vectors
       const double *q = prev + int64_t(p) * ldp;
       double dot = 0;
@@ -201,10 +288,19 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
 // the run nearest to them. -1 when no run is within a few ulps of ||T|| (W not from DSTEBZ).
 int64_t match_run(const std::vector<double> &vals, const double *wc, const Cluster &c);
 
+// Which branch each cluster of more than one row took (solve's optional report; the tests check
+// that each branch is reached and that a rejected independent attempt still ends right).
+struct Branches {
+  int independent = 0;          // independent vectors kept
+  int independent_rejected = 0; // tried, then recomputed by a branch below
+  int divide_and_conquer = 0, gram_schmidt = 0;
+};
+
 // (host) DSTEIN's contract on T scaled as gpu_stein scales it: Z (ldz, m columns, zero outside
 // each vector's block), IFAIL, INFO (the number of vectors that did not converge); the block
 // products of the large clusters' divide and conquer by `gemm`. -2 when memory ran out.
 int solve(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
-          const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm);
+          const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm,
+          Branches *branches = nullptr);
 
 }  // namespace gpueig::stein_phases

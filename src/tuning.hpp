@@ -170,6 +170,9 @@ constexpr size_t kGtsvResolveBytes = size_t(64) << 20;
 // --- sytrd (two-stage method) ----------------------------------------------------------------
 // Q1's blocks are all kept (Q1 formed from its right end, next to the chase) up to this much.
 constexpr size_t kSytrdKeepBytes = size_t(2048) << 20;
+// SytrdZ::apply (Q kept as its blocks, applied to gpu_syevx's vectors) up to this much workspace:
+// about 3.3 GB at n = 8192, growing as n^2 (n up to about 12700); larger orders form Q.
+constexpr size_t kSytrdApplyBytes = size_t(8) << 30;
 // Rotations of the bulge chase kept for z's update at once (the chase is cut into chunks of
 // sweeps beyond it).
 constexpr size_t kSytrdRotBytes = size_t(2560) << 20;

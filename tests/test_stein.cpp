@@ -95,9 +95,10 @@ class SteinTest : public ::testing::Test {
 class SteinZoo : public SteinTest,
                  public ::testing::WithParamInterface<std::tuple<std::string, int, bool>> {};
 
-void check_vectors(const zoo::SymTridiagonal &t, bool all) {
+// il, iu (1-based) of a subset; 0: the middle third.
+void check_vectors(const zoo::SymTridiagonal &t, bool all, int il = 0, int iu = 0) {
   const int n = static_cast<int>(t.d.size());
-  const int il = std::max(1, n / 3), iu = std::max(il, (2 * n) / 3);
+  if (il == 0) il = std::max(1, n / 3), iu = std::max(il, (2 * n) / 3);
   const Spectrum s = eigenvalues(t, il, iu, all);
   const int ldz = n + 2;
 
@@ -160,6 +161,23 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(SteinTest, LargeRandomAllVectors) { check_vectors(zoo::symtridiagonal("random", 1100, 5), true); }
 TEST_F(SteinTest, LargeGluedWilkinsonSubset) {
   check_vectors(zoo::symtridiagonal("glued_wilkinson", 1100, 6), false);
+}
+
+// The independent branch of the GPU method (src/stein_phases.hpp): the smallest 1% of long random
+// blocks, whose clusters by DSTEIN's rule have their vectors computed side by side and kept; and
+// a cluster of eigenvalues equal to working precision (the top eigenvalue of each of 40 Wilkinson
+// W21+ glued by 1e-14) over a block long enough to be tried so, whose independent vectors are
+// then rejected and recomputed.
+TEST_F(SteinTest, IndependentVectorsKeptOrRecomputed) {
+  for (int n : {2048, 4096}) check_vectors(zoo::symtridiagonal("random", n, 5), false, 1, n / 100);
+  zoo::SymTridiagonal g;
+  g.name = "glued W21+ (1e-14)";
+  const int n = 21 * 40;
+  g.d.resize(n);
+  g.e.resize(n - 1);
+  for (int i = 0; i < n; ++i) g.d[i] = std::fabs(i % 21 - 10.0);
+  for (int i = 0; i + 1 < n; ++i) g.e[i] = i % 21 == 20 ? 1e-14 : 1.0;
+  check_vectors(g, false, n - 39, n);
 }
 
 // Illegal arguments: -i and nothing written (DSTEIN zeroes IFAIL before it checks).

@@ -46,7 +46,8 @@ struct Subset {
   int il, iu;  // 1-based, RANGE 'I'
 };
 
-void check(std::vector<double> d, std::vector<double> e, Subset q, const std::string &what) {
+void check(std::vector<double> d, std::vector<double> e, Subset q, const std::string &what,
+           ph::Branches *branches = nullptr) {
   scale(d, e);
   int n = int(d.size()), m = 0, nsplit = 0, info = 0;
   const double zero = 0, abstol = 0;
@@ -60,7 +61,7 @@ void check(std::vector<double> d, std::vector<double> e, Subset q, const std::st
   std::vector<double> z(size_t(ldz) * std::max(m, 1), -7.0);
   std::vector<int> ifail(std::max(m, 1), -7);
   const int r = ph::solve(n, d.data(), e.data(), m, w.data(), iblock.data(), isplit.data(), z.data(), ldz,
-                          ifail.data(), gemm);
+                          ifail.data(), gemm, branches);
   ASSERT_EQ(r, 0) << what;
   for (int j = 0; j < m; ++j) {
     ASSERT_EQ(ifail[j], 0) << what;
@@ -117,6 +118,31 @@ TEST(SteinPhases, ClusterSizes) {
     std::vector<double> dc(k, 1.0), ec(k - 1);
     for (int i = 0; i + 1 < k; ++i) ec[i] = 1e-9 * (1 + (i % 3));
     check(dc, ec, {'A', 0, 0}, "cluster of " + std::to_string(k));
+  }
+}
+
+// The independent branch: kept where it is safe (the extreme eigenvalues of a long random block,
+// chained into one cluster by DSTEIN's rule), rejected where it is not (glued Wilkinson matrices:
+// clusters of eigenvalues equal to working precision, whose independently found vectors are not
+// orthogonal) and then recomputed by Gram-Schmidt or divide and conquer: LAPACK's ratios either way.
+TEST(SteinPhases, IndependentBranch) {
+  for (int n : {2048, 4096}) {
+    const zoo::SymTridiagonal t = zoo::symtridiagonal("random", n, 5);
+    ph::Branches b;
+    check(t.d, t.e, {'I', 1, n / 100}, "random smallest 1% n=" + std::to_string(n), &b);
+    EXPECT_GE(b.independent, 1) << n;
+    EXPECT_EQ(b.independent_rejected, 0) << n;
+    EXPECT_EQ(b.divide_and_conquer, 0) << n;
+  }
+  for (int copies : {25, 40}) {
+    const int n = 21 * copies;
+    std::vector<double> d(n), e(n - 1);
+    for (int i = 0; i < n; ++i) d[i] = std::fabs(i % 21 - 10.0);
+    for (int i = 0; i + 1 < n; ++i) e[i] = (i % 21 == 20) ? 1e-14 : 1.0;
+    ph::Branches b;
+    check(d, e, {'I', n - copies + 1, n}, "glued Wilkinson, top cluster, copies=" + std::to_string(copies), &b);
+    EXPECT_GE(b.independent_rejected, 1) << copies;
+    EXPECT_EQ(b.independent, 0) << copies;
   }
 }
 
