@@ -237,7 +237,10 @@ GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, do
  * GPU method: DSTEIN's clusters (eigenvalues closer than 1e-3 ||T_block||_1 chained), a warp per
  * cluster running DSTEIN's inverse iteration with Gram-Schmidt inside the cluster; a cluster of
  * more than 64 eigenvalues takes its vectors from its block's divide and conquer (as
- * gpu_syevd's), orthogonal whatever its size. auto keeps every size on the CPU (DSTEIN) until
+ * gpu_syevd's), orthogonal whatever its size. A cluster of a few eigenvalues over a long block
+ * (at least 512 rows and 16 for each eigenvalue) first gets every vector by inverse iteration on
+ * its own, side by side, kept only where their Gram matrix shows them orthogonal (each column of
+ * |Z^T Z - I| within the cluster summing to at most N_block eps), else recomputed as above. auto keeps every size on the CPU (DSTEIN) until
  * the GPU method has been timed (gpueig_backend_reason says so). Deviations, each an illegal value
  * DSTEIN would read past its arrays with or compute NaN from: a NaN or infinite entry of D (-2),
  * E (-3) or W (-5); an IBLOCK(j) outside 1..N (-6); ISPLIT(1..IBLOCK(M)) not increasing within
@@ -300,10 +303,13 @@ GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
  * INFO = 0, -i, or i > 0: i eigenvectors failed to converge (their indices in IFAIL), as DSYEVX.
  * GPU method: all eigenvalues (RANGE 'A', or 'I' with IL = 1, IU = N) go to gpu_syevd's GPU
  * method (divide and conquer; the eigenvectors are then copied to Z), whatever ABSTOL. A subset:
- * A reduced to T = Q^T A Q by Givens rotations with Q formed (A scaled first where DSYEVX scales
- * it), the eigenvalues of T by GPU bisection, their vectors by gpu_stein's GPU method on T in
- * device memory, the pairs checked on the device (||T z - lambda z|| and ||Z^T Z - I|| within
- * LAPACK's test threshold), Q Z by a cuBLAS product, only the N x M vectors downloaded. A
+ * A reduced to T = Q^T A Q by Givens rotations with Q kept as the reduction's rotation blocks
+ * (formed instead where they would take more than 8 GB of device memory, N above about 12700; A
+ * scaled first where DSYEVX scales it), the eigenvalues of T by GPU bisection, their vectors by
+ * gpu_stein's GPU method on T in device memory, the pairs checked on the device
+ * (||T z - lambda z|| and ||Z^T Z - I|| within LAPACK's test threshold), Q applied to the M
+ * vectors from its blocks (or by a cuBLAS product with the formed Q), only the N x M vectors
+ * downloaded. A
  * reduction or eigenpairs that fail their check, bisection that fails or a vector that does not
  * converge: LAPACK DSYEVX on the CPU recomputes the call (and gives the INFO > 0 cases). CPU path: DSYEVX. auto runs a subset on the GPU from N =
  * GPUEIG_CROSSOVER_SYEVX (default 1024, measured against DSYEVX), the whole spectrum by
@@ -482,8 +488,11 @@ GPUEIG_API int gpu_stebz_dev(char range, char order, int n, double vl, double vu
  * N = 0 or M = 0: INFO = 0, no array but INFO referenced. The method of gpu_stein: D, E, W,
  * IBLOCK and ISPLIT come down (O(N) data: the clusters are planned on the host, so the call waits
  * for STREAM), T and W are scaled as gpu_stein scales them, and the vectors are computed into Z on
- * the device; IFAIL and INFO are written on the device. Device workspace: about 1024 x 5 N
- * doubles, and for a cluster solved by divide and conquer its block's. */
+ * the device; IFAIL and INFO are written on the device. Where a cluster's vectors are first
+ * computed independently (a few eigenvalues over a long block), their Gram matrix's column sums
+ * come down to decide whether they stand: the call waits for STREAM again. Device workspace:
+ * about 4 N doubles for each vector or cluster computed at once (at most 1024 of them), and for a
+ * cluster solved by divide and conquer its block's. */
 GPUEIG_API int gpu_stein_dev(int n, const double *d, const double *e, int m, const double *w,
                              const int *iblock, const int *isplit, double *z, int ldz, int *ifail,
                              int *info, void *stream);
