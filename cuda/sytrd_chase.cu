@@ -539,6 +539,8 @@ __global__ void __launch_bounds__(kApplyThreads)
 // grid takes items of the step, and the grid meets between steps. About P + 2 groups steps
 // (767 at n = 8192), each a wave of small products, instead of z := z Q2's groups / kBatch
 // sweeps over every block in sequence: y has few columns, so its work is in the steps' latency.
+// H100, n = 8192, 81 columns: 5.7 ms (about 7.5 us a step; fetching the next step's block ahead
+// changed it by under 1%: the grid's meeting and y's round trip set the pace).
 constexpr int kRevCols = 64;                   // columns of y a work item takes
 constexpr int kRevThreads = 256;               // 8 warps: warp w makes rows 8w .. 8w+7
 constexpr int kLdy = kBlk + 4;                 // shared y tile, column-major, padded
