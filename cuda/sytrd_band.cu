@@ -807,31 +807,18 @@ int64_t panel_blocks(int64_t n) { return std::max<int64_t>(1, 2 * tiles_of(n)); 
 // The panels are c0 = 0, B, .. while n - (c0 + B) >= 2.
 int64_t panel_count(int64_t n) { return n - B < 2 ? 0 : (n - B - 2) / B + 1; }
 
-// Level l of the panel at c0, its blocks stored from `blocks` on in level order (false past the
-// last level). Level 0 holds the tiles; level l >= 1 the merges of step 2^(l-1).
-bool panel_level(int64_t n, int64_t c0, const double *blocks, int l, Level *out) {
-  const int64_t r0 = c0 + B, P = (n - r0 + H - 1) / H;
-  if (l == 0) {
-    *out = {r0, H, 0, H, 0, P, blocks};
-    return true;
-  }
-  int64_t before = P;  // blocks of the levels before
-  int k = 1;
-  for (int64_t step = 1; step < P; step *= 2, ++k) {
-    const int64_t pairs = (P - step - 1) / (2 * step) + 1;
-    if (k == l) {
-      *out = {r0, 2 * step * H, step * H, B, B, pairs, blocks + before * H * H};
-      return true;
-    }
-    before += pairs;
-  }
-  return false;
-}
-
-// The levels of the panel at c0 (panel_level's); returns the number of levels.
+// The levels of the panel at c0, its blocks stored from `blocks` on in level order; returns the
+// number of levels. Level 0 holds the tiles; level l >= 1 the merges of step 2^(l-1).
 int panel_levels(int64_t n, int64_t c0, const double *blocks, Level *levels) {
+  const int64_t r0 = c0 + B, P = (n - r0 + H - 1) / H;
   int nl = 0;
-  while (nl < kMaxLevels && panel_level(n, c0, blocks, nl, &levels[nl])) ++nl;
+  levels[nl++] = {r0, H, 0, H, 0, P, blocks};
+  blocks += P * H * H;
+  for (int64_t step = 1; step < P; step *= 2) {
+    const int64_t pairs = (P - step - 1) / (2 * step) + 1;
+    levels[nl++] = {r0, 2 * step * H, step * H, B, B, pairs, blocks};
+    blocks += pairs * H * H;
+  }
   return nl;
 }
 

@@ -680,10 +680,12 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
 
 // Bytes of a chunk of c sweeps starting at sweep 0 (the largest): its rotations and its blocks.
 size_t rot_bytes(int64_t n, int64_t c) { return size_t(c) * rot_ld(n) * sizeof(double2); }
-size_t window_bytes(int64_t n, int64_t c) {
-  const int64_t groups = groups_of(c);
-  return size_t(window_block_index(groups, groups, top_position(n, 0))) * kBlk * kBlk * sizeof(double);
+// Bytes of the window blocks of the chunk of sweeps [s0, s1).
+size_t chunk_window_bytes(int64_t n, int64_t s0, int64_t s1) {
+  const int64_t groups = groups_of(s1 - s0);
+  return size_t(window_block_index(groups, groups, top_position(n, s0))) * kBlk * kBlk * sizeof(double);
 }
+size_t window_bytes(int64_t n, int64_t c) { return chunk_window_bytes(n, 0, c); }
 
 // Q1's blocks are all kept (for forming Q1 from its right end, next to the chase) up to this.
 constexpr size_t kKeepBudget = tuning::kSytrdKeepBytes;
@@ -782,11 +784,6 @@ SytrdMethod sytrd_method() {
 
 namespace {
 
-// Bytes of the window blocks of the chunk of sweeps [s0, s1).
-size_t chunk_window_bytes(int64_t n, int64_t s0, int64_t s1) {
-  const int64_t groups = groups_of(s1 - s0);
-  return size_t(window_block_index(groups, groups, top_position(n, s0))) * kBlk * kBlk * sizeof(double);
-}
 
 // The two-stage method's workspace: stage 1's blocks, the band, the chase's progress flags and
 // failure flag, and (with z) a chunk's rotations and window blocks; SytrdZ::apply keeps every

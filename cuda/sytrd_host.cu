@@ -102,8 +102,9 @@ Status upload_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int
   cudaStream_t st = ctx.stream();
   // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
   // (the NaN check included) looks at it. So only that triangle travels, as rectangles of
-  // kTriangleColumns columns (each a little of the other triangle): half of A's bytes, about
-  // 9 ms of the 18 a full upload took at n = 8192 (H100, pageable memory through the ring).
+  // kTriangleColumns columns (each a little of the other triangle): about half of A's bytes.
+  // (Not timed apart: the H100 runs of 2026-11-28 before and after it differed by more from
+  // machine to machine than the upload's share of gpu_syevx could show.)
   constexpr int64_t kTriangleColumns = 128;
   Status s;
   for (int64_t j0 = 0; j0 < n && s; j0 += kTriangleColumns) {
