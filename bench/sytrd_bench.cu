@@ -1,4 +1,4 @@
-// sytrd rows of gpueig_bench: the two-stage Givens method on device-resident data beside
+// sytrd rows of gpueig_bench: the two-stage method on device-resident data beside
 // cuSOLVER's Householder dsytrd (values only) and dsytrd + dorgtr (with Q), beside the seed's
 // tree method, the host call beside OpenBLAS dsytrd, and the auto crossover.
 //
@@ -8,6 +8,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -212,13 +213,20 @@ void values_row(const Gpu &g, int64_t n, int reps) {
               (long long)n, api, ours, api / ours);
   g_rows.push_back({"sytrd_dev", "random, vect N", "device pointers", n, api_backend, api,
                     "cuSOLVER dsytrd", theirs, -1, -1, 0});
-  // Where the time goes: stage 1 (dense -> band) alone.
-  const double stage1 = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
-    gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(p.work), false);
+  // Where the time goes: stage 1 (dense -> band) alone, by either method (GPUEIG_SYTRD_STAGE1
+  // picks the one sytrd_two_stage uses).
+  void *w1 = nullptr;
+  CUDA_OK(cudaMalloc(&w1, std::max(gpueig::gpu::sytrd_hh_bytes(n, false), gpueig::gpu::sytrd_band_blocks_bytes(n, false))));
+  const double hh = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    gpueig::gpu::sytrd_hh_to_band(g.st, n, p.a, n, nullptr, n, w1, false);
   });
-  std::printf("  sytrd n=%lld vect N: %.2f ms (stage 1 %.2f ms), cuSOLVER dsytrd %.2f ms (x%.2f), "
-              "eigenvalue ratio %.2f\n",
-              (long long)n, ours, stage1, theirs, theirs / ours, ratio);
+  const double givens = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    gpueig::gpu::sytrd_to_band(g.st, n, p.a, n, nullptr, n, static_cast<double *>(w1), false);
+  });
+  CUDA_OK(cudaFree(w1));
+  std::printf("  sytrd n=%lld vect N: %.2f ms (stage 1: Householder %.2f ms, Givens %.2f ms), cuSOLVER dsytrd %.2f ms "
+              "(x%.2f), eigenvalue ratio %.2f\n",
+              (long long)n, ours, hh, givens, theirs, theirs / ours, ratio);
 }
 
 // With Q: ours (Q formed) and cusolverDnDsytrd + cusolverDnDorgtr.
@@ -325,7 +333,7 @@ void bench_sytrd(cudaStream_t stream, bool quick, bool values_only) {
   BLAS_OK(cublasCreate(&g.blas));
   SOLVER_OK(cusolverDnCreate(&g.solver));
   set_stream(g);
-  std::printf("sytrd (device-resident, two-stage Givens method vs cuSOLVER):\n");
+  std::printf("sytrd (device-resident, two-stage method vs cuSOLVER):\n");
   if (values_only) {
     for (int64_t n : {512, 1024, 2048, 4096, 8192}) values_row(g, n, n >= 8192 ? 3 : 7);
   } else {

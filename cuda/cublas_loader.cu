@@ -45,8 +45,11 @@ Loaded load() {
   bind(out.api.create, "cublasCreate_v2");
   bind(out.api.destroy, "cublasDestroy_v2");
   bind(out.api.set_stream, "cublasSetStream_v2");
+  bind(out.api.get_stream, "cublasGetStream_v2");
   bind(out.api.dgemm, "cublasDgemm_v2");
   bind(out.api.dtrsm, "cublasDtrsm_v2");
+  bind(out.api.dsymm, "cublasDsymm_v2");
+  bind(out.api.dsyr2k, "cublasDsyr2k_v2");
   out.ok = all;  // the handle stays open for the process's life: the table points into it
   return out;
 }

@@ -1,10 +1,11 @@
 // gpu_sytrd_givens on the device: the two methods, on a full symmetric matrix already in device
-// memory. Both reduce A to T = tridiag(d, e) by Givens rotations only and, when z is given,
-// accumulate z := z * Q (z = I on entry gives Q, z = Q_in gives Q_in * Q).
+// memory. Both reduce A to T = tridiag(d, e) and, when z is given, accumulate z := z * Q (z = I
+// on entry gives Q, z = Q_in gives Q_in * Q).
 //
-//  two-stage (default): dense -> band of width kSytrdBand by rotations accumulated into 64 x 64
-//    blocks and applied with FP64 tensor-core products (cuda/sytrd_band.cu), then band ->
-//    tridiagonal by pipelined rotation bulge chasing, sweeps running concurrently
+//  two-stage (default): dense -> band of width kSytrdBand (stage 1: Householder panels with
+//    cuBLAS updates, cuda/sytrd_householder.cu, or rotations accumulated into 64 x 64 blocks and
+//    applied with FP64 tensor-core products, cuda/sytrd_band.cu; GPUEIG_SYTRD_STAGE1), then
+//    band -> tridiagonal by pipelined rotation bulge chasing, sweeps running concurrently
 //    (cuda/sytrd_chase.cu);
 //  tree: the seed's scheme (one column at a time, rotations in a binary tree of row pairs, a
 //    kernel pair per tree level), corrected; the reference the fast method is measured against.
@@ -55,7 +56,30 @@ Status sytrd_two_stage(cudaStream_t stream, int64_t n, double *a, int64_t lda, d
 Status sytrd_tree(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *d, double *e,
                   double *z, int64_t ldz);
 
-// Stage 1 alone: a (full, lda) becomes a band matrix of bandwidth kSytrdBand, held in its upper
+// Stage 1's method for order n (GPUEIG_SYTRD_STAGE1 = auto: Householder from
+// tuning::kSytrdHouseholderMin on where cuBLAS loads, Givens below; householder | givens):
+// Householder reflectors in panels of kSytrdBand columns, the trailing matrix updated by cuBLAS
+// DSYMM and DSYR2K (cuda/sytrd_householder.cu, 4/3 n^3 flops), or rotations only, accumulated
+// into 64 x 64 blocks (cuda/sytrd_band.cu, 16/3 n^3 flops on the tensor cores). Both leave the
+// same band for stage 2; sytrd_two_stage's workspace and Q1 follow the method.
+enum class SytrdStage1 { householder, givens };
+SytrdStage1 sytrd_stage1(int64_t n);
+
+// Householder stage 1: a (full, lda) becomes a band matrix of bandwidth kSytrdBand held in its
+// upper triangle, as sytrd_to_band leaves it; z := z Q1 when z is given. `work` holds
+// sytrd_hh_bytes(n, keep_all); with keep_all (z null) every panel's V and T stay there for
+// sytrd_hh_apply_q1 (y := Q1 y on y's cols columns; from_identity: y is the identity on entry,
+// cols = n, and Q1 is formed from its right end).
+size_t sytrd_hh_bytes(int64_t n, bool keep_all);
+// (min_rows: the panel kernel's rows a thread block at least; 0 the tuned default, others for
+// the benchmark's sweep.)
+Status sytrd_hh_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
+                        void *work, bool keep_all, int64_t min_rows = 0);
+Status sytrd_hh_apply_q1(cudaStream_t stream, int64_t n, double *y, int64_t ldy, int64_t cols,
+                         const void *work, bool from_identity = false);
+Status sytrd_hh_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz, const void *work);
+
+// Givens stage 1 alone: a (full, lda) becomes a band matrix of bandwidth kSytrdBand, held in its upper
 // triangle (the entries outside the band are not zeroed; the lower triangle is stale), and
 // z := z * Q1 when z is given. `blocks` holds sytrd_band_blocks_bytes(n, keep_all); with
 // keep_all (z must be null) every panel's rotation blocks are kept there for

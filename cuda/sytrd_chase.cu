@@ -689,8 +689,21 @@ size_t window_bytes(int64_t n, int64_t c) { return chunk_window_bytes(n, 0, c); 
 
 // Q1's blocks are all kept (for forming Q1 from its right end, next to the chase) up to this.
 constexpr size_t kKeepBudget = tuning::kSytrdKeepBytes;
+// Stage 1's workspace, of the method in use.
+size_t stage1_bytes(int64_t n, bool keep_all) {
+  return sytrd_stage1(n) == SytrdStage1::householder ? sytrd_hh_bytes(n, keep_all)
+                                                    : sytrd_band_blocks_bytes(n, keep_all);
+}
 bool keep_q1_blocks(int64_t n, SytrdZ zmode) {
-  return zmode == SytrdZ::form && sytrd_band_blocks_bytes(n, true) <= kKeepBudget;
+  return zmode == SytrdZ::form && stage1_bytes(n, true) <= kKeepBudget;
+}
+// y := Q1 y (SytrdZ::apply) or z := Q1 (z the identity), from what stage 1 kept.
+Status stage1_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64_t cols, void *blocks,
+                       bool form) {
+  if (sytrd_stage1(n) == SytrdStage1::householder)
+    return form ? sytrd_hh_form_q1(st, n, y, ldy, blocks) : sytrd_hh_apply_q1(st, n, y, ldy, cols, blocks);
+  return form ? sytrd_band_form_q1(st, n, y, ldy, static_cast<const double *>(blocks))
+              : sytrd_band_apply_q1(st, n, y, ldy, cols, static_cast<const double *>(blocks));
 }
 
 // A stream of the highest priority for the chase while Q1 is formed on the caller's stream,
@@ -797,7 +810,7 @@ bool keeps_all_blocks(int64_t n, SytrdZ zmode) { return zmode == SytrdZ::apply |
 TwoStageLayout two_stage_layout(int64_t n, SytrdZ zmode) {
   WorkspacePlan plan;
   TwoStageLayout l{};
-  l.blocks = plan.add(sytrd_band_blocks_bytes(n, keeps_all_blocks(n, zmode)));
+  l.blocks = plan.add(stage1_bytes(n, keeps_all_blocks(n, zmode)));
   l.ab = plan.add_array<double>(size_t(kLdab) * n);
   l.progress = plan.add_array<int>((sweeps_of(n) + 1) * kFlagStride);
   l.failed = plan.add_array<int>(1);
@@ -837,7 +850,10 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
 
   // One failure flag for both stages' pipeline waits, checked at the end.
   Status s = check(cudaMemsetAsync(failed, 0, sizeof(int), st), "cudaMemsetAsync");
-  if (s) s = sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep, failed);
+  if (s)
+    s = sytrd_stage1(n) == SytrdStage1::householder
+            ? sytrd_hh_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep)
+            : sytrd_to_band(st, n, a, lda, keep ? nullptr : z, ldz, blocks, keep, failed);
   if (!s) return s;
   to_band_kernel<<<grid_for(n * kLdab, 256), 256, 0, st>>>(a, lda, n, ab);
   if (!(s = check_launch("sytrd to_band_kernel"))) return s;
@@ -858,7 +874,7 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
     }
     if (!(s = chase(on, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}, on != st))) return s;
     if (on != st) {
-      if (!(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
+      if (!(s = stage1_apply_q1(st, n, z, ldz, n, blocks, true))) return s;
       if (!(s = record_wait(cs.join, on, st))) return s;
     }
     if (apply) {  // the chunk's blocks kept, after the chunks before it
@@ -868,7 +884,7 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
       return s;
     }
   }
-  if (form_beside && sweeps_of(n) == 0 && !(s = sytrd_band_form_q1(st, n, z, ldz, blocks))) return s;
+  if (form_beside && sweeps_of(n) == 0 && !(s = stage1_apply_q1(st, n, z, ldz, n, blocks, true))) return s;
   if (!(s = sytrd_take_tridiagonal(st, n, ab, kLdab, d, e))) return s;
   int bad = 0;
   if (!(s = fetch_flag(st, failed, &bad))) return s;
@@ -893,7 +909,7 @@ Status sytrd_apply_q(cudaStream_t st, int64_t n, const void *work, double *y, in
     const int64_t s0 = k * chunk, s1 = std::min(sweeps_of(n), s0 + chunk);
     if (!(s = apply_rotations_reverse(st, y, ldy, n, cols, at[k], s0, s1))) return s;
   }
-  return sytrd_band_apply_q1(st, n, y, ldy, cols, part<double>(w, l.blocks));
+  return stage1_apply_q1(st, n, y, ldy, cols, part<double>(w, l.blocks), false);
 }
 
 }  // namespace gpueig::gpu

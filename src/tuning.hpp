@@ -173,6 +173,12 @@ constexpr size_t kSytrdKeepBytes = size_t(2048) << 20;
 // SytrdZ::apply (Q kept as its blocks, applied to gpu_syevx's vectors) up to this much workspace:
 // about 3.3 GB at n = 8192, growing as n^2 (n up to about 12700); larger orders form Q.
 constexpr size_t kSytrdApplyBytes = size_t(8) << 30;
+// Stage 1 by Householder panels (cuBLAS updates) from this order on, by Givens rotation blocks
+// below (GPUEIG_SYTRD_STAGE1 overrides). `gpueig_bench --sytrd-values`, stage 1 alone, H200,
+// 2026-11-28, Householder / Givens ms: 2.98 / 1.69 at n = 512, 6.95 / 4.17 at 1024, 16.0 / 13.2
+// at 2048, 38.2 / 46.5 at 4096, 121 / 232 at 8192 (the panels' fixed cost per column decides
+// small orders, the 4x fewer flops large ones): the crossover lies near 3000.
+constexpr int64_t kSytrdHouseholderMin = 3072;
 // Rotations of the bulge chase kept for z's update at once (the chase is cut into chunks of
 // sweeps beyond it).
 constexpr size_t kSytrdRotBytes = size_t(2560) << 20;

@@ -205,13 +205,14 @@ INSTANTIATE_TEST_SUITE_P(
              std::get<2>(info.param) + "_vect" + std::get<3>(info.param);
     });
 
-// Stage 1's schedules make the same rotations and products in the same order, so T and Q agree
+// The Givens stage 1's schedules make the same rotations and products in the same order, so T and Q agree
 // bit for bit: each panel's tree in one wavefront kernel or level by level (GPUEIG_SYTRD_PANEL),
 // and its blocks applied by one kernel for all levels or a kernel a level (GPUEIG_SYTRD_APPLY).
 // The orders cover one tile, a short last tile, trees of 2 to 5 levels and an odd tile count.
 TEST(SytrdPanels, SchedulesAgree) {
   if (!kOnGpu) GTEST_SKIP() << "the panel schedules are the GPU's";
   ASSERT_EQ(gpueig_set_backend("gpu"), 0);
+  setenv("GPUEIG_SYTRD_STAGE1", "givens", 1);  // (the schedules are the Givens stage 1's)
   const char *schedules[][2] = {{"levels", "levels"}, {"auto", "auto"}, {"auto", "levels"}, {"levels", "auto"}};
   for (int n : {70, 97, 200, 517, 1100}) {
     const Vec a0 = zoo::symmetric("random", n, n, 91);
@@ -234,6 +235,7 @@ TEST(SytrdPanels, SchedulesAgree) {
     unsetenv("GPUEIG_SYTRD_PANEL");
     unsetenv("GPUEIG_SYTRD_APPLY");
   }
+  unsetenv("GPUEIG_SYTRD_STAGE1");
 }
 
 // A NaN or an infinity in triangle UPLO: the GPU method is not used (LAPACK propagates it as it
