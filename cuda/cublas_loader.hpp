@@ -1,5 +1,5 @@
-// cuBLAS, loaded when a call first needs it (getrf's trailing updates, sytrd's Householder band reduction) instead of when
-// libgpueig.so is loaded: the library then loads, and runs on the CPU, on a machine without the
+// cuBLAS, loaded when a call first needs it (getrf's trailing updates, sytrd's Householder stage
+// 1) instead of when libgpueig.so is loaded: the library then loads, and runs on the CPU, on a machine without the
 // CUDA toolkit's libraries, and a missing cuBLAS is one more reason for the CPU path
 // (GPUEIG_VERBOSE names it) or, with the GPU forced, GPUEIG_ERR_DEVICE.
 #pragma once

@@ -44,7 +44,8 @@ bool sytrd_can_apply(int64_t n);
 // y (n x cols, ldy) := Q y, Q the orthogonal factor of the sytrd_two_stage call (SytrdZ::apply)
 // whose workspace `work` holds: first the chase's rotations (Q2, the window blocks of its chunks
 // from the last, each chunk's groups in the reverse of the order z := z Q2 takes them, blocks
-// transposed), then stage 1's (Q1, as sytrd_band_form_q1 applies them, on y's columns).
+// transposed), then stage 1's (Q1: its Householder V and T, or its rotation blocks as
+// sytrd_band_form_q1 applies them, on y's columns).
 Status sytrd_apply_q(cudaStream_t stream, int64_t n, const void *work, double *y, int64_t ldy, int64_t cols);
 
 // a: n x n (leading dimension lda), both triangles set, destroyed. d (n), e (n - 1) on the device.

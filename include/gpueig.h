@@ -44,7 +44,9 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------
  * gpu_sytrd_givens: reduce a real symmetric matrix A to symmetric tridiagonal form T by an
  * orthogonal similarity transformation, A = Q * T * Q**T.  (LAPACK analogue: DSYTRD + DORGTR;
- * the GPU method uses Givens rotations.)
+ * the GPU method has two stages: dense to band 32 by Householder reflectors with cuBLAS updates
+ * from N = 3072 on, by Givens rotation blocks below (GPUEIG_SYTRD_STAGE1 chooses either), then
+ * band to tridiagonal by Givens rotation bulge chasing.)
  *
  *  1 VECT  [in] 'N': Q is not formed;  'V': Q (n x n) is formed;  'U': Q is updated,
  *          Q := Q_in * Q (Q_in on entry, e.g. from a previous reduction).
@@ -264,8 +266,8 @@ GPUEIG_API int gpu_stein(int n, const double *d, const double *e, int m, const d
  * 'N' the count of off-diagonal entries that did not converge (<= N), for JOBZ = 'V' DSTEDC's
  * code of the submatrix that failed, rows and columns INFO/(N+1) through mod(INFO, N+1) (up to
  * N (N + 1) + N).
- * GPU method: A reduced to tridiagonal T = Q^T A Q by Givens rotations with Q formed (as
- * gpu_sytrd_givens 'V'), A scaled first where DSYEVD scales it; T's eigenpairs by divide and
+ * GPU method: A reduced to tridiagonal T = Q^T A Q by gpu_sytrd_givens' two stages with Q
+ * formed (as gpu_sytrd_givens 'V'), A scaled first where DSYEVD scales it; T's eigenpairs by divide and
  * conquer (Cuppen's method with Gu and Eisenstat's recomputed z, as DSTEDC) with every phase on
  * the device; the eigenvectors Q Z by a cuBLAS product; JOBZ = 'N': T's eigenvalues by bisection
  * (as gpu_stebz). T's eigenpairs are checked on the device (||T z - lambda z|| and ||Z^T Z - I||
@@ -303,7 +305,8 @@ GPUEIG_API int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double
  * INFO = 0, -i, or i > 0: i eigenvectors failed to converge (their indices in IFAIL), as DSYEVX.
  * GPU method: all eigenvalues (RANGE 'A', or 'I' with IL = 1, IU = N) go to gpu_syevd's GPU
  * method (divide and conquer; the eigenvectors are then copied to Z), whatever ABSTOL. A subset:
- * A reduced to T = Q^T A Q by Givens rotations with Q kept as the reduction's rotation blocks
+ * A reduced to T = Q^T A Q by gpu_sytrd_givens' two stages with Q kept as their factors (stage
+ * 1's Householder V and T, or its rotation blocks below N = 3072; the chase's rotation blocks)
  * (formed instead where they would take more than 8 GB of device memory, N above about 12700; A
  * scaled first where DSYEVX scales it), the eigenvalues of T by GPU bisection, their vectors by
  * gpu_stein's GPU method on T in device memory, the pairs checked on the device
@@ -331,8 +334,8 @@ GPUEIG_API int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
  * matrix T(i,j) = t(|i-j|). (Users' alternative: DSYEVR on the dense matrix.)
  * T is centrosymmetric, so it splits exactly into two half-size symmetric blocks (the symmetric
  * and the skew-symmetric eigenvectors); both are solved and the spectra merged. Eigenvalues
- * (JOBZ = 'N') run on the GPU: both blocks formed there from t, reduced at once by Givens
- * rotations, their eigenvalues found by bisection; for RANGE 'I' Sturm counts on both halves fix
+ * (JOBZ = 'N') run on the GPU: both blocks formed there from t, reduced at once by
+ * gpu_sytrd_givens' two-stage method, their eigenvalues found by bisection; for RANGE 'I' Sturm counts on both halves fix
  * how many of IL..IU each holds, and no other eigenvalue is computed. Eigenvectors (JOBZ = 'V'):
  * each half block's eigenpairs by gpu_syevd's GPU method (all of them) or gpu_syevx's (a subset),
  * lifted to T's; on the CPU, DSYEVD / DSYEVR on each half block. Both JOBZ go to the GPU from
