@@ -69,15 +69,13 @@ SytrdStage1 sytrd_stage1(int64_t n);
 // Householder stage 1: a (full, lda) becomes a band matrix of bandwidth kSytrdBand held in its
 // upper triangle, as sytrd_to_band leaves it; z := z Q1 when z is given. `work` holds
 // sytrd_hh_bytes(n, keep_all); with keep_all (z null) every panel's V and T stay there for
-// sytrd_hh_apply_q1 (y := Q1 y on y's cols columns; from_identity: y is the identity on entry,
-// cols = n, and Q1 is formed from its right end).
+// sytrd_hh_apply_q1 (y := Q1 y on y's cols columns) and sytrd_hh_form_q1 (z, the identity on
+// entry, := Q1, formed from its right end).
 size_t sytrd_hh_bytes(int64_t n, bool keep_all);
-// (min_rows: the panel kernel's rows a thread block at least; 0 the tuned default, others for
-// the benchmark's sweep.)
 Status sytrd_hh_to_band(cudaStream_t stream, int64_t n, double *a, int64_t lda, double *z, int64_t ldz,
-                        void *work, bool keep_all, int64_t min_rows = 0);
+                        void *work, bool keep_all);
 Status sytrd_hh_apply_q1(cudaStream_t stream, int64_t n, double *y, int64_t ldy, int64_t cols,
-                         const void *work, bool from_identity = false);
+                         const void *work);
 Status sytrd_hh_form_q1(cudaStream_t stream, int64_t n, double *z, int64_t ldz, const void *work);
 
 // Givens stage 1 alone: a (full, lda) becomes a band matrix of bandwidth kSytrdBand, held in its upper

@@ -797,7 +797,6 @@ SytrdMethod sytrd_method() {
 
 namespace {
 
-
 // The two-stage method's workspace: stage 1's blocks, the band, the chase's progress flags and
 // failure flag, and (with z) a chunk's rotations and window blocks; SytrdZ::apply keeps every
 // chunk's window blocks, one after another.

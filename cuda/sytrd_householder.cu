@@ -40,7 +40,11 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kLdx = B + 1;          // shared rows of the panel, padded: a warp reads a row
 constexpr int kPartLd = B + 2;       // a block's part of an exchange: B dots, max, sum of squares
 constexpr int kMaxBlocks = 512;      // thread blocks of a panel kernel at most
-constexpr int kMinRows = 32;         // rows a thread block at least (fewer blocks: cheaper exchanges)
+// Rows a thread block of the panel kernel at least: as many blocks as SMs once a panel has the
+// rows. Stage 1 alone at n = 8192 (H200, 2026-11-28) with at least 32 / 64 / 128 / 256 rows a
+// block: 116 / 118 / 127 / 148 ms (at 4096: 36.7 / 37.9 / 43.1 / 53.8): more blocks, less work
+// a column on each, outweigh the dearer grid-wide exchange.
+constexpr int kMinRows = 32;
 constexpr size_t kMaxPanelSmem = size_t(200) << 10;  // the panel's rows in shared memory, at most
 
 static_assert(B == 32, "a warp's lanes are the panel's columns");
@@ -82,7 +86,7 @@ __global__ void __launch_bounds__(kThreads) householder_panel_kernel(PanelArgs p
   extern __shared__ double x[];  // the block's rows, row-major (kLdx)
   __shared__ double red[kWarps][B];
   __shared__ double sdot[B], stau[B];
-  __shared__ double snorm[2];
+  __shared__ double snorm;
   __shared__ double g_all[B * B], t_s[B * B];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, tid = threadIdx.x;
   const int G = gridDim.x;
@@ -179,7 +183,7 @@ __global__ void __launch_bounds__(kThreads) householder_panel_kernel(PanelArgs p
           q += part[b * kPartLd + B + 1] * r * r;
         }
       q = warp_sum(q);
-      if (lane == 0) snorm[0] = m > 0 ? m * sqrt(q) : 0.0;
+      if (lane == 0) snorm = m > 0 ? m * sqrt(q) : 0.0;
     }
     __syncthreads();
     if (warp == 0) {
@@ -191,7 +195,7 @@ __global__ void __launch_bounds__(kThreads) householder_panel_kernel(PanelArgs p
     // DLARFG on (alpha, x): beta = -sign(alpha) ||(alpha, x)||, tau = (beta - alpha) / beta,
     // v = x / (alpha - beta). A column below 2^-1000 of the panel's max counts as zero (tau = 0):
     // 1 / (alpha - beta) could overflow, and what is left is far below the rounding of the rest.
-    const double alpha = piv[j], xnorm = snorm[0];
+    const double alpha = piv[j], xnorm = snorm;
     double tau = 0, beta = alpha, scal = 0;
     if (xnorm > 0x1p-1000) {
       beta = -copysign(hypot(alpha, xnorm), alpha);
@@ -343,7 +347,7 @@ class Blas {
 
 // Panel p's V and T (keep_all: its own, else the one set).
 struct PanelQ {
-  const double *v, *t;
+  double *v, *t;
   int64_t r0, m;
 };
 PanelQ panel_q(const Layout &l, void *work, int64_t n, int64_t p, bool keep_all) {
@@ -351,12 +355,12 @@ PanelQ panel_q(const Layout &l, void *work, int64_t n, int64_t p, bool keep_all)
           part<double>(work, l.t) + (keep_all ? p * B * B : 0), (p + 1) * B, panel_rows(n, p)};
 }
 
-// Thread blocks of the panel kernel for m rows, and rows a block (at least min_rows).
-Status panel_grid(int64_t m, int64_t min_rows, int *grid, int64_t *rows) {
+// Thread blocks of the panel kernel for m rows, and rows a block.
+Status panel_grid(int64_t m, int *grid, int64_t *rows) {
   int sms = 0;
   Status s = sm_count(&sms);
   if (!s) return s;
-  *grid = static_cast<int>(std::min<int64_t>({int64_t(sms), (m + min_rows - 1) / min_rows, int64_t(kMaxBlocks)}));
+  *grid = static_cast<int>(std::min<int64_t>({int64_t(sms), (m + kMinRows - 1) / kMinRows, int64_t(kMaxBlocks)}));
   *rows = (m + *grid - 1) / *grid;
   if (size_t(*rows) * kLdx * sizeof(double) > kMaxPanelSmem)
     return Status::fail(Status::unavailable, "sytrd: a Householder panel's rows do not fit the shared memory");
@@ -383,8 +387,7 @@ SytrdStage1 sytrd_stage1(int64_t n) {
 size_t sytrd_hh_bytes(int64_t n, bool keep_all) { return layout(n, keep_all).bytes; }
 
 Status sytrd_hh_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, double *z, int64_t ldz, void *work,
-                        bool keep_all, int64_t min_rows) {
-  if (min_rows <= 0) min_rows = kMinRows;
+                        bool keep_all) {
   const int64_t np = hh_panels(n);
   if (np == 0) return Status::success();
   if (keep_all && z) return Status::fail(Status::device_error, "sytrd_hh_to_band: keep_all with z");
@@ -404,8 +407,8 @@ Status sytrd_hh_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, doub
     // Factor: P = Q_p [R; 0] (R into a, V and T into the workspace).
     int grid = 0;
     int64_t rows = 0;
-    if (!(s = panel_grid(m, min_rows, &grid, &rows))) return s;
-    PanelArgs args{a, lda, r0, r0 - B, m, rows, const_cast<double *>(q.v), const_cast<double *>(q.t),
+    if (!(s = panel_grid(m, &grid, &rows))) return s;
+    PanelArgs args{a, lda, r0, r0 - B, m, rows, q.v, q.t,
                    part<double>(work, l.part), part<double>(work, l.piv), part<double>(work, l.gram)};
     void *params[] = {&args};
     if (!(s = check_launch(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(householder_panel_kernel),
@@ -435,14 +438,13 @@ Status sytrd_hh_to_band(cudaStream_t st, int64_t n, double *a, int64_t lda, doub
   return check_launch("sytrd band_to_upper_kernel");
 }
 
-Status sytrd_hh_form_q1(cudaStream_t st, int64_t n, double *z, int64_t ldz, const void *work) {
-  // Q1 = Q_0 .. Q_last from its right end: before Q_p's turn z is the identity outside rows and
-  // columns r0(p+1) .., so Q_p meets only z(r0(p).., r0(p)..).
-  return sytrd_hh_apply_q1(st, n, z, ldz, n, work, true);
-}
+namespace {
 
-Status sytrd_hh_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64_t cols, const void *work,
-                         bool from_identity) {
+// y := Q1 y = Q_0 (Q_1 (.. Q_last y)), on y's cols columns; from_identity: y is the identity on
+// entry (cols = n), and before Q_p's turn it is the identity outside rows and columns r0(p+1) ..,
+// so Q_p meets only y(r0(p).., r0(p)..): Q1 formed from its right end.
+Status q1_from_left(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64_t cols, const void *work,
+                    bool from_identity) {
   const int64_t np = hh_panels(n);
   if (np == 0 || cols <= 0) return Status::success();
   const Layout l = layout(n, true);
@@ -456,6 +458,16 @@ Status sytrd_hh_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int
     s = apply_panel_left(blas, q, y + q.r0 + c * ldy, ldy, from_identity ? n - c : cols, s1, s2);
   }
   return s;
+}
+
+}  // namespace
+
+Status sytrd_hh_form_q1(cudaStream_t st, int64_t n, double *z, int64_t ldz, const void *work) {
+  return q1_from_left(st, n, z, ldz, n, work, true);
+}
+
+Status sytrd_hh_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64_t cols, const void *work) {
+  return q1_from_left(st, n, y, ldy, cols, work, false);
 }
 
 }  // namespace gpueig::gpu
