@@ -1,12 +1,15 @@
 // gpu_stein's GPU half with host pointers (Device::stein): the method of src/stein_phases.hpp.
-// The clusters are planned on the host. A cluster of a few eigenvalues over a long block
-// (stein_phases::independent_first) first has every vector as a warp's task of its own; their
-// Gram matrices are then measured on the device and the clusters that fail the test go on as the
-// rest do. Every small cluster (stein_phases::by_divide_and_conquer) is a warp's task (DSTEIN's
-// inverse iteration, Gram-Schmidt inside the cluster), clusters side by side, a fixed number of
-// warps each with its own factorization scratch; a larger cluster takes its vectors from the
-// divide and conquer of its block (cuda/stedc.cu), matched on the host by rank as stein_phases
-// does, or becomes a warp's task where no match is close enough.
+// The clusters are planned on the host, block by block. A block with a large cluster
+// (stein_phases::by_divide_and_conquer, not first tried as independent vectors) takes all its
+// vectors from its divide and conquer (cuda/stedc.cu), matched on the host by rank as stein_phases
+// does (stein_phases::whole_block says why the whole block). In the other blocks a cluster of a few
+// eigenvalues over a long block (stein_phases::independent_first) first has every vector as a
+// warp's task of its own; their Gram matrices are then measured on the device, and a cluster that
+// fails the test goes on as a small one (a Gram-Schmidt task) or, large, takes its whole block to
+// the divide and conquer. Every small cluster is a warp's task (DSTEIN's inverse iteration,
+// Gram-Schmidt inside the cluster), clusters side by side, a fixed number of warps each with its
+// own factorization scratch. A Gram-Schmidt vector that did not converge takes its block to the
+// divide and conquer before it is reported; where no run matches W, cluster by cluster as before.
 #include <algorithm>
 #include <vector>
 
@@ -162,31 +165,49 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
                     const int *iblock, const int *isplit, double *dz, int64_t ldz, int *conv) {
   cudaStream_t st = caller ? caller->stream() : ctx.stream();
   const std::vector<ph::Cluster> cl = ph::clusters(d, e, m, w, iblock, isplit);
-  // 1. The plan: independent vectors first (a task each), Gram-Schmidt tasks, divide and conquer.
+  // 1. The plan, block by block as stein_phases::solve: a block with a large cluster (not first
+  // tried as independent vectors) wholly from its divide and conquer; in the others independent
+  // vectors (a task each) and Gram-Schmidt tasks.
+  struct Block {
+    ph::Cluster all;      // stein_phases::whole_block
+    size_t c0, c1;        // its clusters cl[c0 .. c1)
+    bool large, from_dc;  // from_dc: its vectors came from the divide and conquer
+  };
+  std::vector<Block> blocks;
+  for (size_t b0 = 0, b1; b0 < cl.size(); b0 = b1) {
+    for (b1 = b0 + 1; b1 < cl.size() && cl[b1].begin == cl[b0].begin;) ++b1;
+    const bool large = std::any_of(&cl[b0], &cl[0] + b1, [](const ph::Cluster &c) {
+      return ph::by_divide_and_conquer(c) && !ph::independent_first(c);
+    });
+    blocks.push_back({ph::whole_block(&cl[b0], &cl[0] + b1), b0, b1, large, false});
+  }
   std::vector<Task> tasks;
   std::vector<GramTask> gram_tasks;
-  std::vector<const ph::Cluster *> independent, by_dc;
-  int64_t widest = 1;
-  for (const ph::Cluster &c : cl) {
-    if (ph::independent_first(c)) {
-      independent.push_back(&c);
-      for (int k = 0; k < c.count; ++k) {
-        tasks.push_back({c.begin, c.len, c.first + k, 1, c.onenrm});
-        gram_tasks.push_back({c.begin, c.len, c.first, c.count, k});
-      }
-    } else if (ph::by_divide_and_conquer(c)) {
-      by_dc.push_back(&c);
-    } else {
-      tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
+  std::vector<const ph::Cluster *> independent;
+  std::vector<size_t> to_dc;  // blocks, in order
+  bool gram_schmidt = false;  // a Gram-Schmidt task queued (its convergence checked in step 6)
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    const Block &b = blocks[bi];
+    if (b.large) {
+      to_dc.push_back(bi);
+      continue;
     }
-    if (ph::by_divide_and_conquer(c)) widest = std::max(widest, c.len);
+    for (size_t i = b.c0; i < b.c1; ++i) {
+      const ph::Cluster &c = cl[i];
+      if (ph::independent_first(c)) {
+        independent.push_back(&c);
+        for (int k = 0; k < c.count; ++k) {
+          tasks.push_back({c.begin, c.len, c.first + k, 1, c.onenrm});
+          gram_tasks.push_back({c.begin, c.len, c.first, c.count, k});
+        }
+      } else {
+        tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
+        gram_schmidt = gram_schmidt || c.len > 1;
+      }
+    }
   }
   Status s;
-  cublasHandle_t blas = nullptr;
-  if (widest > 1 && !(s = caller ? caller->blas(&blas) : ctx.blas(&blas))) return s;
-
   const int64_t nn = n;
-  const bool dc = widest > 1;
   WorkspacePlan plan;
   const size_t o_tasks = plan.add_array<Task>(std::max<size_t>(cl.size(), tasks.size()));
   const size_t o_gram_tasks = plan.add_array<GramTask>(std::max<size_t>(1, gram_tasks.size()));
@@ -195,9 +216,6 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
   const int64_t warps = (std::min<int64_t>(kWarpSlots, int64_t(std::max(cl.size(), tasks.size()))) + kThreads / 32 - 1) /
                         (kThreads / 32) * (kThreads / 32);
   const size_t o_scratch = plan.add(size_t(warps) * nn * (4 * sizeof(double) + 1));
-  const size_t o_vals = dc ? plan.add_array<double>(widest) : 0;
-  const size_t o_vecs = dc ? plan.add_array<double>(size_t(widest) * widest) : 0;
-  const size_t o_dc = dc ? plan.add(stedc_device_bytes(widest)) : 0;
   Workspace buf(st);
   if (!(s = buf.allocate(plan))) return s;
   Task *dtasks = buf.at<Task>(o_tasks);
@@ -213,7 +231,10 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
   tasks.clear();
 
   // 3. Each independent cluster kept if its vectors converged and are orthogonal
-  // (stein_phases::independent_limit), else recomputed as the other clusters are.
+  // (stein_phases::independent_limit), else recomputed: a large one with its whole block from the
+  // divide and conquer, a small one as the other clusters are.
+  std::vector<int> ok(m);
+  std::vector<char> redo(cl.size());  // rejected independent clusters that are large
   if (!independent.empty()) {
     const size_t bytes = gram_tasks.size() * sizeof(GramTask);
     GramTask *dgram_tasks = buf.at<GramTask>(o_gram_tasks);
@@ -222,51 +243,100 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
     gram_kernel<<<unsigned(gram_tasks.size()), kGramThreads, 0, st>>>(dgram_tasks, dz, ldz, dgram);
     if (!(s = check_launch("stein gram_kernel"))) return s;
     std::vector<double> gram(m);
-    std::vector<int> ok(m);
     if (!(s = download(ctx, gram.data(), m * kD, dgram, m * kD, m * kD, 1, st)) ||
         !(s = download(ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1, st)))
       return s;
+    size_t bi = 0;
     for (const ph::Cluster *c : independent) {
       bool kept = true;
       for (int k = 0; k < c->count; ++k)
         kept = kept && ok[c->first + k] && gram[c->first + k] <= ph::independent_limit(c->len);
       if (kept) continue;
-      if (ph::by_divide_and_conquer(*c)) by_dc.push_back(c);
-      else tasks.push_back({c->begin, c->len, c->first, c->count, c->onenrm});
+      while (blocks[bi].all.begin != c->begin) ++bi;  // (independent is in block order)
+      if (!ph::by_divide_and_conquer(*c)) {
+        tasks.push_back({c->begin, c->len, c->first, c->count, c->onenrm});
+        gram_schmidt = true;
+        continue;
+      }
+      redo[size_t(c - cl.data())] = 1;
+      if (to_dc.empty() || to_dc.back() != bi) to_dc.push_back(bi);
     }
   }
 
-  // 4. Large clusters from their block's divide and conquer (a block once, however many
-  // clusters), in the order of their blocks; where no match is close enough, Gram-Schmidt.
-  std::stable_sort(by_dc.begin(), by_dc.end(),
-                   [](const ph::Cluster *a, const ph::Cluster *b) { return a->first < b->first; });
+  // 4. Blocks from their divide and conquer (each block's once, however many of its clusters
+  // need it), the block's wanted eigenvalues matched as one run; where no run is close enough,
+  // cluster by cluster (a large one matched on its own or else by Gram-Schmidt).
   std::vector<double> vals;
   int64_t cached = -1;
-  for (const ph::Cluster *cp : by_dc) {
-    const ph::Cluster &c = *cp;
-    double *dv = buf.at<double>(o_vals), *dvecs = buf.at<double>(o_vecs);
+  // The divide and conquer's workspace and cuBLAS handle only once a block needs them (room for
+  // the block's len^2 vectors: 512 MB at 8192).
+  cublasHandle_t blas = nullptr;
+  Workspace dcbuf(st);
+  int64_t dc_room = 0;
+  size_t o_vals = 0, o_vecs = 0, o_dc = 0;
+  // The vectors of c from its block's divide and conquer, when its eigenvalues match a run.
+  auto from_dc = [&](const ph::Cluster &c, bool &matched) -> Status {
+    matched = false;
+    Status r;
+    if (!blas && !(r = caller ? caller->blas(&blas) : ctx.blas(&blas))) return r;
+    if (dc_room < c.len) {
+      WorkspacePlan dplan;
+      o_vals = dplan.add_array<double>(c.len);
+      o_vecs = dplan.add_array<double>(size_t(c.len) * c.len);
+      o_dc = dplan.add(stedc_device_bytes(c.len));
+      cached = -1;
+      if (!(r = dcbuf.allocate(dplan))) return r;
+      dc_room = c.len;
+    }
+    double *dv = dcbuf.at<double>(o_vals), *dvecs = dcbuf.at<double>(o_vecs);
     if (cached != c.begin) {
       int dinfo = 0;
       cached = -1;
-      if (!(s = check(cudaMemcpyAsync(dv, dd + c.begin, c.len * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
-          !(s = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, buf.at<char>(o_dc), &dinfo)))
-        return s;
+      if (!(r = check(cudaMemcpyAsync(dv, dd + c.begin, c.len * kD, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync")) ||
+          !(r = stedc_device(blas, st, c.len, dv, de + c.begin, dvecs, c.len, dcbuf.at<char>(o_dc), &dinfo)))
+        return r;
       vals.resize(c.len);
-      if (dinfo == 0 && (s = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1, st)))
+      if (dinfo == 0 && (r = download(ctx, vals.data(), c.len * kD, dv, c.len * kD, c.len * kD, 1, st)))
         cached = c.begin;
-      if (!s) return s;
+      if (!r) return r;
     }
     const int64_t i0 = cached == c.begin ? ph::match_run(vals, w + c.first, c) : -1;
-    if (i0 >= 0) {
-      copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(dvecs, c.len, i0, c.count, dz, ldz,
-                                                                          c.begin, c.first, conv);
-      if (!(s = check_launch("stein copy_columns_kernel"))) return s;
-      continue;
+    if (i0 < 0) return Status::success();
+    copy_columns_kernel<<<blocks_for(c.len * c.count, 256), 256, 0, st>>>(dvecs, c.len, i0, c.count, dz, ldz,
+                                                                        c.begin, c.first, conv);
+    matched = true;
+    return check_launch("stein copy_columns_kernel");
+  };
+  for (size_t bi : to_dc) {
+    Block &b = blocks[bi];
+    bool matched = false;
+    if (!(s = from_dc(b.all, matched))) return s;
+    if ((b.from_dc = matched)) continue;
+    for (size_t i = b.c0; i < b.c1; ++i) {
+      const ph::Cluster &c = cl[i];
+      if (!b.large && !redo[i]) continue;  // (step 2 or 3 settled it)
+      if (ph::by_divide_and_conquer(c) && !(s = from_dc(c, matched))) return s;
+      if (ph::by_divide_and_conquer(c) && matched) continue;
+      tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
+      gram_schmidt = gram_schmidt || c.len > 1;
     }
-    tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
   }
   // 5. The clusters recomputed by Gram-Schmidt.
-  return run_tasks(ctx, st, tasks, dtasks, dd, de, dw, dz, ldz, nn, scratch, conv);
+  if (!(s = run_tasks(ctx, st, tasks, dtasks, dd, de, dw, dz, ldz, nn, scratch, conv))) return s;
+
+  // 6. A Gram-Schmidt vector that did not converge (where DSTEIN stops with IFAIL): its whole
+  // block again, from the divide and conquer (a wait on the stream, only where a Gram-Schmidt
+  // cluster ran); IFAIL (conv 0) only where no run matches.
+  if (!gram_schmidt) return Status::success();
+  if (!(s = download(ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1, st))) return s;
+  for (Block &b : blocks) {
+    if (b.from_dc || b.all.len == 1) continue;
+    bool failed = false;
+    for (int k = 0; k < b.all.count && !failed; ++k) failed = !ok[b.all.first + k];
+    bool matched = false;
+    if (failed && !(s = from_dc(b.all, matched))) return s;
+  }
+  return Status::success();
 }
 
 Status stein(int n, const double *d, const double *e, int m, const double *w, const int *iblock,

@@ -237,12 +237,16 @@ GPUEIG_API int gpu_gesv_crout(int n, int nrhs, double *a, int lda, int *ipiv, do
  *           (zero elsewhere), as DSTEIN.
  * INFO = 0, -i, or i > 0: i eigenvectors failed to converge in DSTEIN's 5 iterations.
  * GPU method: DSTEIN's clusters (eigenvalues closer than 1e-3 ||T_block||_1 chained), a warp per
- * cluster running DSTEIN's inverse iteration with Gram-Schmidt inside the cluster; a cluster of
- * more than 64 eigenvalues takes its vectors from its block's divide and conquer (as
- * gpu_syevd's), orthogonal whatever its size. A cluster of a few eigenvalues over a long block
- * (at least 512 rows and 16 for each eigenvalue) first gets every vector by inverse iteration on
- * its own, side by side, kept only where their Gram matrix shows them orthogonal (each column of
- * |Z^T Z - I| within the cluster summing to at most N_block eps), else recomputed as above. auto keeps every size on the CPU (DSTEIN) until
+ * cluster running DSTEIN's inverse iteration (T - xI factored with DLAGTF's pivoting) with
+ * Gram-Schmidt inside the cluster, repeated while a pass cancels more than half of the vector; a
+ * block with a cluster of more than 64 eigenvalues takes all its vectors from its divide and
+ * conquer (as gpu_syevd's), orthogonal whatever the clusters' sizes. A cluster of a few
+ * eigenvalues over a long block (at least 512 rows and 16 for each eigenvalue) first gets every
+ * vector by inverse iteration on its own, side by side, kept only where their Gram matrix shows
+ * them orthogonal (each column of |Z^T Z - I| within the cluster summing to at most N_block eps),
+ * else recomputed as above. A block where a vector did not converge in DSTEIN's 5 iterations is
+ * recomputed by its divide and conquer; IFAIL/INFO report only what still fails (so where DSTEIN
+ * would report a failure, the GPU method may return INFO = 0 with vectors within LAPACK's ratios). auto keeps every size on the CPU (DSTEIN) until
  * the GPU method has been timed (gpueig_backend_reason says so). Deviations, each an illegal value
  * DSTEIN would read past its arrays with or compute NaN from: a NaN or infinite entry of D (-2),
  * E (-3) or W (-5); an IBLOCK(j) outside 1..N (-6); ISPLIT(1..IBLOCK(M)) not increasing within
@@ -493,7 +497,8 @@ GPUEIG_API int gpu_stebz_dev(char range, char order, int n, double vl, double vu
  * for STREAM), T and W are scaled as gpu_stein scales them, and the vectors are computed into Z on
  * the device; IFAIL and INFO are written on the device. Where a cluster's vectors are first
  * computed independently (a few eigenvalues over a long block), their Gram matrix's column sums
- * come down to decide whether they stand: the call waits for STREAM again. Device workspace:
+ * come down to decide whether they stand, and where a cluster ran Gram-Schmidt its convergence
+ * flags come down to decide whether its block is recomputed: the call waits for STREAM again. Device workspace:
  * about 4 N doubles for each vector or cluster computed at once (at most 1024 of them), and for a
  * cluster solved by divide and conquer its block's. */
 GPUEIG_API int gpu_stein_dev(int n, const double *d, const double *e, int m, const double *w,

@@ -109,6 +109,12 @@ bool independent_vectors(const Cluster &c, const double *d, const double *e, con
 
 }  // namespace
 
+Cluster whole_block(const Cluster *first, const Cluster *last) {
+  Cluster b = *first;
+  b.count = last[-1].first + last[-1].count - first->first;
+  return b;
+}
+
 int solve(int n, const double *d, const double *e, int m, const double *w, const int *iblock,
           const int *isplit, double *z, int64_t ldz, int *ifail, stedc_phases::Gemm gemm,
           Branches *branches) {
@@ -123,23 +129,8 @@ int solve(int n, const double *d, const double *e, int m, const double *w, const
     const Lu f{u0.data(), u1.data(), u2.data(), l.data(), swapped.data()};
     int64_t cached = -1;
     int info = 0;
-    for (const Cluster &c : cl) {
-      if (c.len == 1) {
-        for (int k = 0; k < c.count; ++k) z[c.begin + int64_t(c.first + k) * ldz] = 1;
-        continue;
-      }
-      if (independent_first(c)) {
-        if (independent_vectors(c, d, e, w, z, ldz, f, y)) {
-          ++b.independent;
-          continue;
-        }
-        ++b.independent_rejected;
-      }
-      if (by_divide_and_conquer(c) &&
-          from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs)) {
-        ++b.divide_and_conquer;
-        continue;
-      }
+    // DSTEIN's inverse iteration with Gram-Schmidt inside the cluster; unconverged ones into failed.
+    auto gram_schmidt = [&](const Cluster &c, std::vector<int> &failed) {
       ++b.gram_schmidt;
       double xjm = 0;
       for (int k = 0; k < c.count; ++k) {
@@ -151,9 +142,66 @@ int solve(int n, const double *d, const double *e, int m, const double *w, const
                                           z + c.begin + int64_t(c.first) * ldz, ldz, k, f, y.data(),
                                           SerialTeam{});
         std::copy_n(y.data(), c.len, z + c.begin + int64_t(j) * ldz);
-        if (!ok) ifail[info++] = j + 1;
+        if (!ok) failed.push_back(j + 1);
         xjm = x;
       }
+    };
+    auto from_dc = [&](const Cluster &c) {
+      return from_divide_and_conquer(c, d, e, w, z, ldz, gemm, cached, vals, vecs);
+    };
+    for (size_t b0 = 0, b1; b0 < cl.size(); b0 = b1) {  // block by block
+      for (b1 = b0 + 1; b1 < cl.size() && cl[b1].begin == cl[b0].begin;) ++b1;
+      const Cluster block = whole_block(&cl[b0], &cl[0] + b1);
+      // 1. A block with a large cluster (not first tried as independent vectors): all its
+      // vectors from its divide and conquer (see whole_block).
+      const bool large = std::any_of(&cl[b0], &cl[0] + b1, [](const Cluster &c) {
+        return by_divide_and_conquer(c) && !independent_first(c);
+      });
+      if (large && from_dc(block)) {
+        ++b.divide_and_conquer;
+        continue;
+      }
+      // 2. Otherwise cluster by cluster: independent vectors where they pass, Gram-Schmidt for the
+      // small clusters (and, W not matched as a whole, a large cluster's own run of the divide
+      // and conquer). A rejected independent cluster that is large waits for step 3.
+      std::vector<int> failed;
+      std::vector<const Cluster *> deferred;
+      for (size_t i = b0; i < b1; ++i) {
+        const Cluster &c = cl[i];
+        if (c.len == 1) {
+          for (int k = 0; k < c.count; ++k) z[c.begin + int64_t(c.first + k) * ldz] = 1;
+          continue;
+        }
+        if (independent_first(c)) {
+          if (independent_vectors(c, d, e, w, z, ldz, f, y)) {
+            ++b.independent;
+            continue;
+          }
+          ++b.independent_rejected;
+          if (by_divide_and_conquer(c) && !large) {
+            deferred.push_back(&c);
+            continue;
+          }
+        }
+        if (by_divide_and_conquer(c) && from_dc(c)) {
+          ++b.divide_and_conquer;
+          continue;
+        }
+        gram_schmidt(c, failed);
+      }
+      // 3. A large rejected cluster, or a vector that did not converge (where DSTEIN stops with
+      // IFAIL): the whole block from its divide and conquer; failing that (W not matched), those
+      // clusters on their own, and IFAIL for what still did not converge.
+      if ((!failed.empty() || !deferred.empty()) && !large && from_dc(block)) {
+        ++(failed.empty() ? b.divide_and_conquer : b.retried);
+        continue;
+      }
+      for (const Cluster *c : deferred) {
+        if (from_dc(*c)) ++b.divide_and_conquer;
+        else gram_schmidt(*c, failed);
+      }
+      std::sort(failed.begin(), failed.end());
+      for (int j : failed) ifail[info++] = j;
     }
     return info;
   } catch (const std::bad_alloc &) {

@@ -124,12 +124,15 @@ void check_vectors(const zoo::SymTridiagonal &t, bool all, int il = 0, int iu = 
   const double ref_residual = residual(t, s, z_ref, ldz);
   const double ref_orth = ratios::orthogonality(n, s.m, z_ref.data(), ldz);
   const bool ref_right = ref_residual <= ratios::kThreshold && ref_orth <= ratios::kThreshold;
-  if (ref_right || info_ref > 0) {
-    ASSERT_EQ(info, info_ref);
-    for (int j = 0; j < s.m; ++j) EXPECT_EQ(ifail[j], ifail_ref[j]) << "IFAIL(" << j + 1 << ")";
+  // Where DSTEIN reports vectors that did not converge, the GPU method may have recomputed their
+  // block by divide and conquer (INFO 0, judged by the ratios below) or report the same.
+  if (info_ref > 0) {
+    ASSERT_TRUE(info == 0 || info == info_ref) << "INFO " << info << ", dstein's " << info_ref;
+    for (int j = 0; j < s.m && info > 0; ++j) EXPECT_EQ(ifail[j], ifail_ref[j]) << "IFAIL(" << j + 1 << ")";
   } else {
-    ASSERT_EQ(info, 0) << "dstein's INFO " << info_ref;
+    ASSERT_EQ(info, 0) << "dstein's INFO " << info_ref << (ref_right ? "" : " (its vectors wrong)");
   }
+  for (int j = 0; j < s.m && info == 0; ++j) EXPECT_EQ(ifail[j], 0) << "IFAIL(" << j + 1 << ")";
   EXPECT_LE(residual(t, s, z, ldz), ratios::kThreshold) << "dstein's own: " << ref_residual;
   if (info == 0)
     EXPECT_LE(ratios::orthogonality(n, s.m, z.data(), ldz), ratios::kThreshold)
@@ -159,6 +162,12 @@ INSTANTIATE_TEST_SUITE_P(
 // n = 1100, all vectors: one long cluster chain (most gaps of a random T are below DSTEIN's
 // 1e-3 ||T|| cluster bound).
 TEST_F(SteinTest, LargeRandomAllVectors) { check_vectors(zoo::symtridiagonal("random", 1100, 5), true); }
+// Where DSTEIN's Gram-Schmidt does not converge (zoo::ulp_cluster_n18), every vector and a subset.
+TEST_F(SteinTest, UlpClusterAllAndSubset) {
+  check_vectors(zoo::ulp_cluster_n18(), true);
+  check_vectors(zoo::ulp_cluster_n18(), false, 2, 17);
+}
+
 TEST_F(SteinTest, LargeGluedWilkinsonSubset) {
   check_vectors(zoo::symtridiagonal("glued_wilkinson", 1100, 6), false);
 }

@@ -1,6 +1,7 @@
 #include "zoo.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -201,6 +202,21 @@ Vec general(const std::string &kind, int m, int n, int lda, uint64_t seed) {
   throw std::invalid_argument("unknown general kind " + kind);
 }
 
+SymTridiagonal ulp_cluster_n18() {
+  SymTridiagonal t{"ulp_cluster_n18", {
+    -2.208776581554631e-16, -2.1715453888231693e-16, -2.140031628806588e-16,
+    -2.0824951009377137e-16, 6.825869837096095e-17, -5.265487162944958e-17, -8.69465777259754e-18,
+    1.3757844840537703e-17, -1.1062896981617502e-16, 1.1173098743771205e-16,
+    -2.1830569650348002e-16, 8.876495479142587e-17, -1.3199962042409687e-16, 6.486234909458597e-17,
+    -1.242429365446623e-16, -2.6255576128584238e-17, 0.9990097365529134, 0.0009902634470866538}, {
+    -1.6634894017133704e-18, -2.56908492873322e-18, 9.353821561045591e-18, 1.9690726006334466e-17,
+    -1.925682973100958e-16, -1.6795308048402284e-17, 2.2270846768495604e-16,
+    -2.459167600759247e-17, 2.1291586609364993e-16, 5.641160639554418e-17, 1.4171319146112226e-16,
+    -1.7550887287303595e-16, -5.351357557086297e-17, 1.9766078476783375e-16, 4.19152499810462e-17,
+    -7.066310357461325e-15, 0.03145286672772487}};
+  return t;
+}
+
 std::vector<std::string> symmetric_kinds() {
   return {"random", "graded", "clustered", "repeated", "zero_blocks", "tiny", "huge"};
 }
@@ -236,6 +252,11 @@ Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed) {
   Vec lambda(n);
   if (kind == "clustered") {
     for (int i = 0; i < n; ++i) lambda[i] = (i % 8 == 7) ? -1.0 - i : 1.0 + 1e-10 * i;
+  } else if (kind == "clustered_ulp") {
+    // Reference LAPACK's DDRVST type 10: 1, then ulp with random signs (a cluster of n - 1 at
+    // the eps scale beside one eigenvalue of order 1).
+    const Vec s = uniform(n, -1, 1, seed + 3);
+    for (int i = 0; i < n; ++i) lambda[i] = i == 0 ? 1.0 : (s[i] < 0 ? -DBL_EPSILON : DBL_EPSILON);
   } else if (kind == "repeated") {
     for (int i = 0; i < n; ++i) lambda[i] = 1.0 + (i % 3);
   } else {

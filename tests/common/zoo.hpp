@@ -35,6 +35,11 @@ struct SymTridiagonal {
 std::vector<std::string> symtridiagonal_kinds();
 SymTridiagonal symtridiagonal(const std::string &kind, int n, uint64_t seed = 1);
 
+// A tridiagonal where DSTEIN's Gram-Schmidt does not converge: "clustered_ulp" at n = 18 (seed 23,
+// DSYTRD 'U' by OpenBLAS 0.3.21), 17 eigenvalues within 5e-16 of 0 filling the block beside one
+// near 1 (the vectors then come from the block's divide and conquer: stein_phases::whole_block).
+SymTridiagonal ulp_cluster_n18();
+
 // Dense m x n general matrix (column-major, leading dimension lda >= m).
 // kinds: "random", "dominant", "wilkinson_growth", "zero_column", "rank_deficient", "tiny", "huge"
 std::vector<std::string> general_kinds();
@@ -42,7 +47,10 @@ Vec general(const std::string &kind, int m, int n, int lda, uint64_t seed = 1);
 
 // Dense n x n symmetric matrix, full storage (both triangles set), leading dimension lda.
 // kinds: "random", "graded", "clustered", "repeated", "zero_blocks", "tiny", "huge"; also (not in
-// the list) "kms05", "kms01", "kms09": Kac-Murdock-Szego rho^|i-j| with rho = 0.5, 0.1, 0.9
+// the list) "kms05", "kms01", "kms09": Kac-Murdock-Szego rho^|i-j| with rho = 0.5, 0.1, 0.9, and
+// "clustered_ulp": 1, then +-ulp (Reference LAPACK's DDRVST type 10, where LAPACK's own DSTEIN
+// returns vectors up to 1580 n ulp from orthogonal at some orders: used where the library's
+// own method runs)
 std::vector<std::string> symmetric_kinds();
 Vec symmetric(const std::string &kind, int n, int lda, uint64_t seed = 1);
 
