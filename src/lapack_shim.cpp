@@ -101,6 +101,19 @@ bool in_shim(void *p) {
          self.dli_fbase == that.dli_fbase;
 }
 
+// True when the call into the shim came from inside the function at `p` itself: `p` is then a
+// wrapper of the same routine placed in front of the shim (another LD_PRELOAD'ed library, a
+// tracer, a user's own interposer) that called through to it with dlsym(RTLD_NEXT); forwarding
+// to it would call the shim again, without end (a stack overflow: found 2026-11-28 with such a
+// wrapper of dstein_ in front of the shim).
+bool called_from_inside(void *p, const void *caller) {
+  Dl_info at{};
+  return caller && dladdr(caller, &at) && at.dli_saddr == p;
+}
+
+// A definition a forwarded call may go to: not the shim's own, not a wrapper that called the shim.
+bool usable(void *p, const void *caller) { return p && !in_shim(p) && !called_from_inside(p, caller); }
+
 // `name` as the object containing `where` sees it: dlsym on that object's handle searches it and
 // its own dependencies, i.e. the LAPACK it was linked with, even when it was loaded with
 // RTLD_LOCAL (NumPy's and SciPy's extension modules, Octave and R packages, MEX files), where
@@ -112,15 +125,16 @@ void *from_object_of(const void *where, const char *name) {
   if (!h) return nullptr;
   void *p = dlsym(h, name);
   dlclose(h);  // the object stays loaded: NOLOAD only took another reference
-  return (p && !in_shim(p)) ? p : nullptr;
+  return usable(p, where) ? p : nullptr;
 }
 
 // `name` in any object already loaded in the process, in load order.
-void *from_loaded_objects(const char *name) {
+void *from_loaded_objects(const char *name, const void *caller) {
   struct Search {
     const char *name;
+    const void *caller;
     void *found;
-  } search{name, nullptr};
+  } search{name, caller, nullptr};
   dl_iterate_phdr(
       [](dl_phdr_info *info, size_t, void *data) -> int {
         auto *s = static_cast<Search *>(data);
@@ -129,7 +143,7 @@ void *from_loaded_objects(const char *name) {
         if (!h) return 0;
         void *p = dlsym(h, s->name);
         dlclose(h);
-        if (p && !in_shim(p)) s->found = p;
+        if (usable(p, s->caller)) s->found = p;
         return s->found ? 1 : 0;
       },
       &search);
@@ -159,8 +173,8 @@ void *from_library(const char *lib, const char *name, std::string &why) {
 void *forward_to(const char *name, const void *caller) noexcept {
   try {
     if (void *p = from_object_of(caller, name)) return p;
-    if (void *p = dlsym(RTLD_NEXT, name); p && !in_shim(p)) return p;
-    if (void *p = from_loaded_objects(name)) return p;
+    if (void *p = dlsym(RTLD_NEXT, name); usable(p, caller)) return p;
+    if (void *p = from_loaded_objects(name, caller)) return p;
     std::string tried = "the calling object, RTLD_NEXT, every loaded library", why;
     if (const char *lib = gpueig::env::raw("GPUEIG_LAPACK")) {
       if (void *p = from_library(lib, name, why)) return p;
