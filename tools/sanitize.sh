@@ -7,7 +7,8 @@
 #   tools/sanitize.sh              SANITIZE_CC=clang SANITIZE_CXX=clang++ tools/sanitize.sh
 #
 # Not run here (the rest of `ctest -L cpu` is), each for a reason of the sanitizer runtime:
-#   preload_c, preload_c_faults, preload_fortran, preload_scaling_sweep_cpu, preload_numpy_scipy
+#   preload_c, preload_c_faults, preload_fortran, preload_scaling_sweep_cpu, preload_numpy_scipy,
+#   preload_wrapped
 #       run uninstrumented programs (a C or Fortran LAPACK program, /usr/bin/python3) under
 #       LD_PRELOAD=libgpueig_lapack.so set by the test itself; an instrumented shim needs the ASan
 #       runtime loaded first ("ASan runtime does not come first"), and the test's LD_PRELOAD
@@ -25,7 +26,7 @@ build="$root/build-asan"
 cc=${SANITIZE_CC:-gcc}
 cxx=${SANITIZE_CXX:-g++}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-exclude='^(preload_c|preload_c_faults|preload_fortran|preload_scaling_sweep_cpu|preload_numpy_scipy|python_tests|python_pip_install|install_consumer)$'
+exclude='^(preload_c|preload_c_faults|preload_fortran|preload_scaling_sweep_cpu|preload_numpy_scipy|preload_wrapped|python_tests|python_pip_install|install_consumer)$'
 
 t0=$(date +%s)
 mkdir -p "$build"
