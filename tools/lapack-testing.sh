@@ -7,8 +7,9 @@
 # without gfortran, e.g. on a GPU machine, it runs those programs prebuilt in LAPACK_SRC),
 # then runs, without the shim and under BUILD_DIR/libgpueig_lapack.so in each mode:
 #   xlintstd on dtest.in's DGE and DGT paths (dgetrf_, dgetrs_, dgesv_, dgtsv_ and their error
-#   exits), xeigtstd on sep.in (dsterf_, dstebz_, dsyev_, dsyevd_ among DSYTRD/DSTEIN/... and the
-#   drivers).
+#   exits), xeigtstd on sep.in (dsterf_, dstebz_, dstein_, dsyev_, dsyevd_, dsyevx_, dsyevr_ among
+#   DSYTRD/DSTEIN/... and the drivers), se2.in (the two-stage drivers, which call dsterf_,
+#   dstebz_ and dstein_ inside) and dsg.in (DSYGV, DSYGVD, DSYGVX: dsyev_, dsyevd_, dsyevx_ inside).
 # MODES (default "cpu fake-gpu"): cpu = GPUEIG_SHIM=serve GPUEIG_BACKEND=cpu (every intercepted
 # call served through libgpueig's CPU paths); fake-gpu = GPUEIG_SHIM=serve GPUEIG_FAKE_DEVICE=1
 # GPUEIG_BACKEND=gpu (the GPU dispatch paths); gpu = GPUEIG_SHIM=serve GPUEIG_BACKEND=gpu (a GPU
@@ -33,7 +34,7 @@ else
   # A GPU machine without gfortran: the programs built elsewhere (TESTING/LIN/xlintstd,
   # TESTING/EIG/xeigtstd, dynamically linked against liblapack.so.3 and libblas.so.3 so that the
   # shim can interpose) with dtest.in and sep.in beside them, their libraries on LD_LIBRARY_PATH.
-  for f in LIN/xlintstd EIG/xeigtstd dtest.in sep.in; do
+  for f in LIN/xlintstd EIG/xeigtstd dtest.in sep.in se2.in dsg.in; do
     [ -e "$src/TESTING/$f" ] || { echo "no gfortran and no prebuilt $src/TESTING/$f" >&2; exit 2; }
   done
   echo "no gfortran here: running the programs already built in $src/TESTING"
@@ -50,7 +51,7 @@ mode_env() {
 }
 
 status=0
-for t in "LIN/xlintstd dge.in" "EIG/xeigtstd sep.in"; do
+for t in "LIN/xlintstd dge.in" "EIG/xeigtstd sep.in" "EIG/xeigtstd se2.in" "EIG/xeigtstd dsg.in"; do
   prog=${t%% *} input=${t##* }
   in="$work/$input"; [ -f "$in" ] || in="$src/TESTING/$input"
   (cd "$src/TESTING/${prog%/*}" && ./${prog#*/} < "$in" > "$work/plain.out" 2>&1)
