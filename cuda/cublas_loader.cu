@@ -64,4 +64,9 @@ const CublasApi *cublas_api(std::string *why) {
   return loaded.ok ? &loaded.api : nullptr;
 }
 
+Status check(cublasStatus_t status, const char *what) {
+  return status == CUBLAS_STATUS_SUCCESS ? Status::success()
+                                         : Status::fail(Status::device_error, std::string(what) + " failed");
+}
+
 }  // namespace gpueig::gpu

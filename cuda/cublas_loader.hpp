@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "gpu_backend.hpp"
+
 namespace gpueig::gpu {
 
 // The cuBLAS entry points the library uses, resolved from the cuBLAS of the toolkit it was built
@@ -25,5 +27,8 @@ struct CublasApi {
 // The loaded table, or nullptr with *why saying what failed (the library that could not be
 // loaded or the symbol it lacks). Loaded once per process; thread-safe.
 const CublasApi *cublas_api(std::string *why);
+
+// A cuBLAS call's status as the library's: success, or device_error "WHAT failed".
+Status check(cublasStatus_t status, const char *what);
 
 }  // namespace gpueig::gpu

@@ -623,11 +623,9 @@ Status trsm_left(cublasHandle_t blas, cublasOperation_t op, cublasFillMode_t fil
   if (m == 0 || n == 0) return Status::success();
   const double one = 1.0;
   // (a handle exists, so its cuBLAS is loaded: dlopen by that SONAME finds the same library)
-  const cublasStatus_t r = cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, fill, op, diag,
-                                                      int(m), int(n), &one, t, int(ldt), B,
-                                                      int(ldb));
-  return r == CUBLAS_STATUS_SUCCESS ? Status::success()
-                                    : Status::fail(Status::device_error, "cublasDtrsm failed");
+  return check(cublas_api(nullptr)->dtrsm(blas, CUBLAS_SIDE_LEFT, fill, op, diag, int(m), int(n), &one, t,
+                                          int(ldt), B, int(ldb)),
+               "cublasDtrsm");
 }
 
 struct Driver {
@@ -643,11 +641,9 @@ struct Driver {
     if (m == 0 || n == 0 || k == 0) return Status::success();
     const double minus = -1.0, one = 1.0;
     // (a handle exists, so its cuBLAS is loaded: dlopen by that SONAME finds the same library)
-    const cublasStatus_t r =
-        cublas_api(nullptr)->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &minus, A,
-                                   int(lda), B, int(ldb), &one, C, int(ldc));
-    return r == CUBLAS_STATUS_SUCCESS ? Status::success()
-                                      : Status::fail(Status::device_error, "cublasDgemm failed");
+    return check(cublas_api(nullptr)->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &minus, A,
+                                            int(lda), B, int(ldb), &one, C, int(ldc)),
+                 "cublasDgemm");
   }
 
   // B := L^-1 B, L unit lower triangular m x m.

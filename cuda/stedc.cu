@@ -299,8 +299,7 @@ Status stedc_device(cublasHandle_t blas, cudaStream_t st, int64_t n, double *d, 
 
   const CublasApi *api = cublas_api(nullptr);
   if (!api) return Status::fail(Status::unavailable, "cuBLAS not loaded");
-  if (api->set_stream(blas, st) != CUBLAS_STATUS_SUCCESS)
-    return Status::fail(Status::device_error, "cublasSetStream failed");
+  if (!(s = check(api->set_stream(blas, st), "cublasSetStream"))) return s;
   std::vector<int> k;
   for (int width = 1; width < t.leaves; width *= 2) {
     const int merges = t.leaves / (2 * width);
@@ -324,9 +323,10 @@ Status stedc_device(cublasHandle_t blas, cudaStream_t st, int64_t n, double *d, 
     for (int m = 0; m < merges; ++m) {
       if (k[m] == 0) continue;
       const int64_t b = first[2 * width * m], nm = first[2 * width * (m + 1)] - b;
-      if (api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(nm), k[m], k[m], &one, t.g + b * n, int(n),
-                     t.delta + b * n, int(n), &zero, t.out + b * n, int(n)) != CUBLAS_STATUS_SUCCESS)
-        return Status::fail(Status::device_error, "cublasDgemm failed");
+      if (!(s = check(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(nm), k[m], k[m], &one, t.g + b * n, int(n),
+                                 t.delta + b * n, int(n), &zero, t.out + b * n, int(n)),
+                      "cublasDgemm")))
+        return s;
     }
     order_kernel<<<blocks_for(merges, 64), 64, 0, st>>>(t, width, merges);
     scatter_kernel<<<cells, kThreads, 0, st>>>(t, width);

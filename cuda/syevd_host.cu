@@ -87,10 +87,6 @@ unsigned grid_for(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>(8192, std::max<int64_t>(1, (count + kThreads - 1) / kThreads)));
 }
 
-Status cublas_status(cublasStatus_t r) {
-  return r == CUBLAS_STATUS_SUCCESS ? Status::success() : Status::fail(Status::device_error, "cublasDgemm failed");
-}
-
 // JOBZ 'N': T's eigenvalues (host d, e) by bisection on the GPU into w (unscaled by sigma).
 Status eigenvalues_only(int64_t n, const double *d, const double *e, double sigma, double *w) {
   std::vector<double> vals(n);
@@ -151,8 +147,8 @@ Status certify_pairs(Context &ctx, cublasHandle_t blas, int64_t n, int64_t m, co
   if (!(s = check(cudaMemsetAsync(ratio, 0, 2 * kD, st), "cudaMemsetAsync"))) return s;
   residual_kernel<<<unsigned(m), kThreads, 0, st>>>(dd, de, lam, z, ldz, n, ratio);
   if (!(s = check_launch("residual_kernel")) ||
-      !(s = cublas_status(api->dgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(m), int(n), &one, z,
-                                     int(ldz), z, int(ldz), &zero, g, int(m)))))
+      !(s = check(api->dgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(m), int(m), int(n), &one, z,
+                                     int(ldz), z, int(ldz), &zero, g, int(m)), "cublasDgemm")))
     return s;
   orthogonality_kernel<<<unsigned(m), kThreads, 0, st>>>(g, m, m, ratio);
   if (!(s = check_launch("orthogonality_kernel"))) return s;
@@ -217,8 +213,8 @@ Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w)
   // A's eigenvectors Q Z into r.a, then both results down (w unscaled).
   const CublasApi *api = cublas_api(nullptr);
   const double one = 1, zero = 0;
-  if (!(s = cublas_status(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, r.q, int(n),
-                                     dz, int(n), &zero, r.a, int(n)))))
+  if (!(s = check(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, r.q, int(n),
+                                     dz, int(n), &zero, r.a, int(n)), "cublasDgemm")))
     return s;
   std::vector<double> vals(n);
   if (!(s = download(*ctx, vals.data(), n * kD, r.d, n * kD, n * kD, 1))) return s;

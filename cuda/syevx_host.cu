@@ -126,9 +126,10 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   } else {
     const CublasApi *api = cublas_api(nullptr);
     const double one = 1, zero = 0;
-    if (api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), mm, int(n), &one, r.q, int(n), dz, int(n), &zero, dout,
-                   int(n)) != CUBLAS_STATUS_SUCCESS)
-      return Status::fail(Status::device_error, "cublasDgemm failed");
+    if (!(s = check(api->dgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), mm, int(n), &one, r.q, int(n), dz, int(n),
+                               &zero, dout, int(n)),
+                    "cublasDgemm")))
+      return s;
   }
   if (!(s = upload(*ctx, dperm, mm * sizeof(int), perm.data(), mm * sizeof(int), mm * sizeof(int), 1))) return s;
   const int64_t count = int64_t(n) * mm;

@@ -315,7 +315,7 @@ class Blas {
   Status gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
               const double *b, int64_t ldb, double beta, double *c, int64_t ldc) const {
     if (m <= 0 || n <= 0) return Status::success();
-    return done(api_->dgemm(h_, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, int(m), int(n),
+    return check(api_->dgemm(h_, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, int(m), int(n),
                             int(k), &alpha, a, int(lda), b, int(ldb), &beta, c, int(ldc)),
                 "cublasDgemm");
   }
@@ -323,7 +323,7 @@ class Blas {
   Status symm_lower(int64_t m, int64_t n, const double *a, int64_t lda, const double *b, int64_t ldb, double *c,
                     int64_t ldc) const {
     const double one = 1, zero = 0;
-    return done(api_->dsymm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, int(m), int(n), &one, a, int(lda), b,
+    return check(api_->dsymm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, int(m), int(n), &one, a, int(lda), b,
                             int(ldb), &zero, c, int(ldc)),
                 "cublasDsymm");
   }
@@ -331,15 +331,12 @@ class Blas {
   Status syr2k_lower(int64_t n, int64_t k, const double *a, int64_t lda, const double *b, int64_t ldb, double *c,
                      int64_t ldc) const {
     const double minus = -1, one = 1;
-    return done(api_->dsyr2k(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, int(n), int(k), &minus, a, int(lda), b,
+    return check(api_->dsyr2k(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, int(n), int(k), &minus, a, int(lda), b,
                              int(ldb), &one, c, int(ldc)),
                 "cublasDsyr2k");
   }
 
  private:
-  static Status done(cublasStatus_t r, const char *what) {
-    return r == CUBLAS_STATUS_SUCCESS ? Status::success() : Status::fail(Status::device_error, std::string(what) + " failed");
-  }
   cublasHandle_t h_ = nullptr;
   cudaStream_t prev_ = nullptr;
   const CublasApi *api_ = nullptr;
