@@ -315,8 +315,10 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
     for (size_t i = b.c0; i < b.c1; ++i) {
       const ph::Cluster &c = cl[i];
       if (!b.large && !redo[i]) continue;  // (step 2 or 3 settled it)
-      if (ph::by_divide_and_conquer(c) && !(s = from_dc(c, matched))) return s;
-      if (ph::by_divide_and_conquer(c) && matched) continue;
+      if (ph::by_divide_and_conquer(c)) {
+        if (!(s = from_dc(c, matched))) return s;
+        if (matched) continue;
+      }
       tasks.push_back({c.begin, c.len, c.first, c.count, c.onenrm});
       gram_schmidt = gram_schmidt || c.len > 1;
     }
@@ -329,7 +331,7 @@ Status stein_device(Context &ctx, CallerStream *caller, int n, const double *d, 
   // cluster ran); IFAIL (conv 0) only where no run matches.
   if (!gram_schmidt) return Status::success();
   if (!(s = download(ctx, ok.data(), m * sizeof(int), conv, m * sizeof(int), m * sizeof(int), 1, st))) return s;
-  for (Block &b : blocks) {
+  for (const Block &b : blocks) {
     if (b.from_dc || b.all.len == 1) continue;
     bool failed = false;
     for (int k = 0; k < b.all.count && !failed; ++k) failed = !ok[b.all.first + k];

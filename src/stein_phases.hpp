@@ -286,22 +286,24 @@ GPUEIG_HD bool inverse_iteration(int64_t len, const double *d, const double *e, 
     // a cluster sits at the eps scale beside eigenvalues of order 1, every solve is mostly the
     // earlier vectors' directions, one pass leaves eps ||y|| / ||y - proj|| of them, and DSTEIN's
     // own vectors (and ours with one pass) came out up to 2000 n ulp from orthogonal.
-    double before = 0;
-    for (int64_t i = r0; i < len && nprev > 0; i += step) before += y[i] * y[i];
-    before = nprev > 0 ? team.sum(before) : 0;
-    for (int pass = 0; pass < kGramSchmidtPasses && nprev > 0; ++pass) {
-      for (int p = 0; p < nprev; ++p) {
-        const double *q = prev + int64_t(p) * ldp;
-        double dot = 0;
-        for (int64_t i = r0; i < len; i += step) dot += q[i] * y[i];
-        dot = team.sum(dot);
-        for (int64_t i = r0; i < len; i += step) y[i] -= dot * q[i];
+    if (nprev > 0) {
+      double before = 0;
+      for (int64_t i = r0; i < len; i += step) before += y[i] * y[i];
+      before = team.sum(before);
+      for (int pass = 0; pass < kGramSchmidtPasses; ++pass) {
+        for (int p = 0; p < nprev; ++p) {
+          const double *q = prev + int64_t(p) * ldp;
+          double dot = 0;
+          for (int64_t i = r0; i < len; i += step) dot += q[i] * y[i];
+          dot = team.sum(dot);
+          for (int64_t i = r0; i < len; i += step) y[i] -= dot * q[i];
+        }
+        double after = 0;
+        for (int64_t i = r0; i < len; i += step) after += y[i] * y[i];
+        after = team.sum(after);
+        if (!(after < 0.5 * before)) break;  // (NaN: nothing more to gain)
+        before = after;
       }
-      double after = 0;
-      for (int64_t i = r0; i < len; i += step) after += y[i] * y[i];
-      after = team.sum(after);
-      if (!(after < 0.5 * before)) break;  // (NaN: nothing more to gain)
-      before = after;
     }
     double big = 0;
     for (int64_t i = r0; i < len; i += step) big = fmax(big, fabs(y[i]));
