@@ -69,7 +69,37 @@ struct DeviceLu {
   }
 };
 
-// Device-resident: ours and cusolverDnDgetrf on the same matrix, each reset from a pristine copy.
+// Device times of several runs on `st`, interleaved (run 0 of each, then run 1 of each, ...;
+// `reset`, untimed, before every one), after one warm-up round: each run's times, in order.
+std::vector<std::vector<double>> interleaved(cudaStream_t st, int reps,
+                                             const std::function<void()> &reset,
+                                             const std::vector<std::function<void()>> &runs) {
+  cudaEvent_t e0, e1;
+  CUDA_OK(cudaEventCreate(&e0));
+  CUDA_OK(cudaEventCreate(&e1));
+  std::vector<std::vector<double>> t(runs.size());
+  for (int r = 0; r <= reps; ++r)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      reset();
+      CUDA_OK(cudaStreamSynchronize(st));
+      CUDA_OK(cudaEventRecord(e0, st));
+      runs[i]();
+      CUDA_OK(cudaEventRecord(e1, st));
+      CUDA_OK(cudaEventSynchronize(e1));
+      float ms = 0;
+      CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+      if (r > 0) t[i].push_back(ms);
+    }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return t;
+}
+
+// GPUEIG_GETRF_LOOKAHEAD for the runs that follow (the library reads it at every call).
+void lookahead(bool on) { setenv("GPUEIG_GETRF_LOOKAHEAD", on ? "on" : "off", 1); }
+
+// Device-resident: ours (with and without look-ahead), the public device-pointer API, and
+// cusolverDnDgetrf on the same matrix, each reset from a pristine copy, runs interleaved, medians.
 void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
   const DeviceLu d(n, g.st, 7);
   const size_t count = d.count;
@@ -83,60 +113,112 @@ void device_rows(const Gpu &g, int64_t n, int reps, bool accuracy) {
     CUDA_OK(cudaMemcpy(lu.data(), a, count * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(p.data(), ipiv, n * sizeof(int), cudaMemcpyDeviceToHost));
   };
-  std::string backend = "gpu";
-  const double ours = device_ms(g.st, reps, reset, [&] {
+  std::string backend = "gpu", api_backend = "gpu";
+  int lwork = 0;
+  SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(n), int(n), a, int(n), &lwork));
+  double *work;
+  CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
+  auto ours = [&] {
     gpueig::gpu::Status s = d.ours(g.blas);
     if (!s) backend = "FAILED: " + s.reason;
-  });
-  // The same factorization through the public device-pointer API (gpu_getrf_dev on this stream):
-  // its time against getrf_device's is the API's own cost (argument and pointer checks, the
-  // stream-ordered workspace, the cuBLAS handle's stream).
-  std::string api_backend = "gpu";
-  const double api = device_ms(g.st, reps, reset, [&] {
+  };
+  auto ours_in_order = [&] {
+    lookahead(false);
+    ours();
+    lookahead(true);
+  };
+  // The public device-pointer API (gpu_getrf_dev on this stream): its time against
+  // getrf_device's is the API's own cost (argument and pointer checks, the stream-ordered
+  // workspace, the cuBLAS handle's stream).
+  auto api = [&] {
     if (gpu_getrf_dev(int(n), int(n), a, int(n), ipiv, d.flags + 3, g.st) != 0) api_backend = "FAILED";
-  });
-  std::printf("  getrf device-pointer API: n=%lld  gpu_getrf_dev %9.3f ms  getrf_device %9.3f ms  (%.3fx)\n",
-              (long long)n, api, ours, api / ours);
+  };
+  auto theirs = [&] {
+    SOLVER_OK(cusolverDnDgetrf(g.solver, int(n), int(n), a, int(n), work, ipiv, d.flags + 2));
+  };
+  lookahead(true);
+  const auto t = interleaved(g.st, reps, reset, {ours, ours_in_order, api, theirs});
+  const double t_ours = median(t[0]), t_order = median(t[1]), t_api = median(t[2]),
+               t_theirs = median(t[3]);
+  std::printf("  getrf device-resident: n=%lld  ours %9.3f ms (%6.0f GFLOP/s)  without look-ahead %9.3f"
+              "  cuSOLVER %9.3f ms (%6.0f GFLOP/s)  ratio %.3f  gpu_getrf_dev %9.3f (%.3fx ours)  runs:",
+              (long long)n, t_ours, gflops(n, t_ours), t_order, t_theirs, gflops(n, t_theirs),
+              t_theirs / t_ours, t_api, t_api / t_ours);
+  for (size_t i = 0; i < t[0].size(); ++i) std::printf(" %.2f/%.2f/%.2f", t[0][i], t[1][i], t[3][i]);
+  std::printf("\n");
   std::vector<double> host_a, lu;
   std::vector<int> p;
   double ours_acc = -1, their_acc = -1;
   if (accuracy) {
     host_a.resize(count);
     CUDA_OK(cudaMemcpy(host_a.data(), d.a0, count * sizeof(double), cudaMemcpyDeviceToHost));
+    reset();
+    ours();
     factors(lu, p);
     ours_acc = probe_ratio(n, n, host_a, lu, p);
-  }
-  int lwork = 0;
-  SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(n), int(n), a, int(n), &lwork));
-  double *work;
-  CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
-  const double theirs = device_ms(g.st, reps, reset, [&] {
-    SOLVER_OK(cusolverDnDgetrf(g.solver, int(n), int(n), a, int(n), work, ipiv, d.flags + 2));
-  });
-  if (accuracy) {
+    reset();
+    theirs();
     factors(lu, p);
     their_acc = probe_ratio(n, n, host_a, lu, p);
   }
-  Row r{"getrf", "random, square", "device", n, backend, ours, "cuSOLVER dgetrf", theirs,
+  Row r{"getrf", "random, square", "device", n, backend, t_ours, "cuSOLVER dgetrf", t_theirs,
         ours_acc, their_acc, 0};
-  r.ours_gflops = gflops(n, ours);
-  r.anchor_gflops = gflops(n, theirs);
+  r.ours_gflops = gflops(n, t_ours);
+  r.anchor_gflops = gflops(n, t_theirs);
   g_rows.push_back(r);
-  Row v{"getrf_dev", "random, square", "device", n, api_backend, api, "cuSOLVER dgetrf", theirs, -1, -1, 0};
-  v.ours_gflops = gflops(n, api);
-  v.anchor_gflops = gflops(n, theirs);
+  Row v{"getrf_dev", "random, square", "device", n, api_backend, t_api, "cuSOLVER dgetrf", t_theirs, -1, -1, 0};
+  v.ours_gflops = gflops(n, t_api);
+  v.anchor_gflops = gflops(n, t_theirs);
   g_rows.push_back(v);
+  cudaFree(work);
+}
+
+// Look-ahead's side-stream panels at n: blocks per launch (getrf_side_blocks's data),
+// interleaved runs against look-ahead off and cuSOLVER (printed, not tabled: the tuning data).
+void lookahead_sweep(const Gpu &g, int64_t n, int reps) {
+  const DeviceLu d(n, g.st, 9);
+  int lwork = 0;
+  SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(n), int(n), d.a, int(n), &lwork));
+  double *work;
+  CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
+  struct Config {
+    const char *blocks;  // GPUEIG_GETRF_SIDE_BLOCKS (0: getrf_side_blocks's choice)
+    bool ahead;
+  };
+  const std::vector<Config> configs{{"0", false}, {"0", true}, {"132", true}, {"110", true},
+                                    {"88", true}, {"66", true}, {"44", true}};
+  std::vector<std::function<void()>> runs;
+  for (const Config &c : configs)
+    runs.push_back([&g, &d, c] {
+      lookahead(c.ahead);
+      setenv("GPUEIG_GETRF_SIDE_BLOCKS", c.blocks, 1);
+      d.ours(g.blas);
+    });
+  runs.push_back([&] {
+    SOLVER_OK(cusolverDnDgetrf(g.solver, int(n), int(n), d.a, int(n), work, d.ipiv, d.flags + 2));
+  });
+  const auto t = interleaved(g.st, reps, [&] { d.reset(); }, runs);
+  for (size_t i = 0; i < configs.size(); ++i)
+    std::printf("  getrf look-ahead sweep: n=%lld look-ahead %-3s side blocks %3s  %9.3f ms"
+                "  (cuSOLVER %9.3f, ratio %.3f)\n",
+                (long long)n, configs[i].ahead ? "on" : "off", configs[i].blocks,
+                median(t[i]), median(t.back()), median(t.back()) / median(t[i]));
+  lookahead(true);
+  unsetenv("GPUEIG_GETRF_SIDE_BLOCKS");
   cudaFree(work);
 }
 
 // Device-resident time of ours at n for each block size (printed, not tabled): the tuning data.
 void block_sweep(const Gpu &g, int64_t n) {
   const DeviceLu d(n, g.st, 8);
-  for (int nb : {64, 128, 256}) {
-    const double ms = device_ms(g.st, 3, [&] { d.reset(); }, [&] { d.ours(g.blas, nb); });
-    std::printf("  getrf block sweep: n=%lld nb=%3d  %9.3f ms  %7.0f GFLOP/s\n", (long long)n, nb, ms,
-                gflops(n, ms));
-  }
+  for (int nb : {64, 128, 256})
+    for (bool ahead : {true, false}) {
+      lookahead(ahead);
+      const double ms = device_ms(g.st, 3, [&] { d.reset(); }, [&] { d.ours(g.blas, nb); });
+      std::printf("  getrf block sweep: n=%lld nb=%3d look-ahead %-3s  %9.3f ms  %7.0f GFLOP/s\n",
+                  (long long)n, nb, ahead ? "on" : "off", ms, gflops(n, ms));
+    }
+  lookahead(true);
 }
 
 // One panel of 128 columns (an m x nb factorization: no block row, no DGEMM of K > 0),
@@ -164,19 +246,14 @@ void panel_probe(const Gpu &g) {
   }
 }
 
-// Host calls: ours (GPU forced) vs the plain cuSOLVER way and, where given, OpenBLAS dgetrf.
+// Host calls: ours (GPU forced) vs the plain cuSOLVER way and, where asked, OpenBLAS dgetrf,
+// runs interleaved (each from a fresh copy of the matrix, untimed), medians of `reps` after a
+// warm-up round.
 void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   const size_t count = size_t(n) * n;
   std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);
   std::vector<int> ipiv(n);
   std::string backend;
-  gpueig_set_backend("gpu");
-  const double ours = host_ms(reps, [&] { a = a0; }, [&] {
-    gpu_getrf_crout(n, n, a.data(), n, ipiv.data());
-    backend = gpueig_last_backend();
-  });
-  gpueig_set_backend("auto");
-  const double ours_acc = probe_ratio(n, n, a0, a, ipiv);
   // The plain way: device buffers allocated once (not timed), pageable copies, cuSOLVER.
   double *d;
   int *dpiv, *dinfo;
@@ -187,26 +264,52 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, n, n, d, n, &lwork));
   double *work;
   CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
-  const double plain = host_ms(reps, [&] { a = a0; }, [&] {
+  auto ours = [&] {
+    gpueig_set_backend("gpu");
+    gpu_getrf_crout(n, n, a.data(), n, ipiv.data());
+    backend = gpueig_last_backend();
+    gpueig_set_backend("auto");
+  };
+  auto plain = [&] {
     CUDA_OK(cudaMemcpy(d, a.data(), count * sizeof(double), cudaMemcpyHostToDevice));
     SOLVER_OK(cusolverDnDgetrf(g.solver, n, n, d, n, work, dpiv, dinfo));
     CUDA_OK(cudaMemcpy(a.data(), d, count * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(ipiv.data(), dpiv, n * sizeof(int), cudaMemcpyDeviceToHost));
-  });
-  const double plain_acc = probe_ratio(n, n, a0, a, ipiv);
-  Row r{"getrf", "random, square", "host", n, backend, ours,
-        "pageable upload + cuSOLVER + download", plain, ours_acc, plain_acc, 0};
-  r.ours_gflops = gflops(n, ours);
-  r.anchor_gflops = gflops(n, plain);
+  };
+  int info = 0;
+  auto openblas = [&] { dgetrf_(&n, &n, a.data(), &n, ipiv.data(), &info); };
+  std::vector<std::function<void()>> runs{ours, plain};
+  if (with_openblas) runs.push_back(openblas);
+  std::vector<std::vector<double>> t(runs.size());
+  for (int r = 0; r <= reps; ++r)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      a = a0;
+      const auto t0 = std::chrono::steady_clock::now();
+      runs[i]();
+      if (r > 0) t[i].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+  std::vector<double> acc;
+  for (auto &run : runs) {
+    a = a0;
+    run();
+    acc.push_back(probe_ratio(n, n, a0, a, ipiv));
+  }
+  std::printf("  getrf host call: n=%d  ours %9.3f ms  plain cuSOLVER %9.3f ms", n, median(t[0]), median(t[1]));
+  if (with_openblas) std::printf("  OpenBLAS %9.3f ms", median(t[2]));
+  std::printf("  runs:");
+  for (size_t k = 0; k < t[0].size(); ++k) std::printf(" %.2f/%.2f", t[0][k], t[1][k]);
+  std::printf("\n");
+  Row r{"getrf", "random, square", "host", n, backend, median(t[0]),
+        "pageable upload + cuSOLVER + download", median(t[1]), acc[0], acc[1], 0};
+  r.ours_gflops = gflops(n, r.ours_ms);
+  r.anchor_gflops = gflops(n, r.anchor_ms);
   g_rows.push_back(r);
   for (void *q : {(void *)d, (void *)dpiv, (void *)dinfo, (void *)work}) cudaFree(q);
   if (!with_openblas) return;
-  int info = 0;
-  const double blas = host_ms(0, [&] { a = a0; }, [&] { dgetrf_(&n, &n, a.data(), &n, ipiv.data(), &info); });
-  Row o{"getrf", "random, square", "host", n, backend, ours, "OpenBLAS dgetrf", blas, ours_acc,
-        probe_ratio(n, n, a0, a, ipiv), 0};
-  o.ours_gflops = gflops(n, ours);
-  o.anchor_gflops = gflops(n, blas);
+  Row o{"getrf", "random, square", "host", n, backend, median(t[0]), "OpenBLAS dgetrf", median(t[2]),
+        acc[0], acc[2], 0};
+  o.ours_gflops = gflops(n, o.ours_ms);
+  o.anchor_gflops = gflops(n, o.anchor_ms);
   g_rows.push_back(o);
 }
 
@@ -373,13 +476,18 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only) {
   }
   if (!panel_only && !tall_only) {
     crossover_sweep();
+    lookahead_sweep(g, 8192, 3);
+    lookahead_sweep(g, 16384, 3);
     block_sweep(g, 16384);
     if (!quick) block_sweep(g, 8192);
     device_rows(g, 8192, 5, true);
-    device_rows(g, 16384, 3, !quick);
-    if (!quick) device_rows(g, 32768, 2, false);
-    host_rows(g, 8192, 3, true);
-    host_rows(g, 16384, 3, false);
+    device_rows(g, 16384, 5, !quick);
+    if (!quick) device_rows(g, 32768, 5, false);
+    host_rows(g, 2048, 7, true);
+    host_rows(g, 4096, 7, true);
+    host_rows(g, 8192, 5, !quick);
+    host_rows(g, 16384, 5, false);
+    if (!quick) host_rows(g, 32768, 5, false);
   }
   cusolverDnDestroy(g.solver);
   cublasDestroy(g.blas);

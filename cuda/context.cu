@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "device_util.hpp"
 #include "env.hpp"
 #include "fault.hpp"
 #include "tuning.hpp"
@@ -254,6 +255,7 @@ Status Context::get(Context *&out) {
 Context::~Context() {
   // Runs at thread exit; after a lost device the calls below fail harmlessly.
   if (blas_) cublas_api(nullptr)->destroy(blas_);  // blas_ exists only where cuBLAS loaded
+  if (side_blas_) cublas_api(nullptr)->destroy(side_blas_);
   if (ring_.base) {
     cudaStreamSynchronize(stream_);
     if (copy_) cudaStreamSynchronize(copy_);
@@ -261,6 +263,7 @@ Context::~Context() {
     cudaFreeHost(ring_.base);
   }
   if (copy_) cudaStreamDestroy(copy_);
+  if (side_) cudaStreamDestroy(side_);
   if (stream_) cudaStreamDestroy(stream_);
 }
 
@@ -270,6 +273,38 @@ Status Context::copy_stream(cudaStream_t *out) {
     if (!st) return st;
   }
   *out = copy_;
+  return Status::success();
+}
+
+namespace {
+// A cuBLAS handle bound to `stream` (cuBLAS loaded on first use); *handle stays null on failure.
+Status create_blas(cublasHandle_t *handle, cudaStream_t stream) {
+  std::string why;
+  const CublasApi *api = cublas_api(&why);
+  if (!api) return Status::fail(Status::device_error, why);
+  if (api->create(handle) != CUBLAS_STATUS_SUCCESS) {
+    *handle = nullptr;
+    return Status::fail(Status::device_error, "cublasCreate failed");
+  }
+  api->set_stream(*handle, stream);
+  return Status::success();
+}
+}  // namespace
+
+Status Context::side(cudaStream_t *stream, cublasHandle_t *handle) {
+  if (!side_) {
+    Status st = create_priority_stream(&side_, true);
+    if (!st) {
+      side_ = nullptr;
+      return st;
+    }
+  }
+  if (!side_blas_) {
+    const Status st = create_blas(&side_blas_, side_);
+    if (!st) return st;
+  }
+  *stream = side_;
+  *handle = side_blas_;
   return Status::success();
 }
 
@@ -301,14 +336,8 @@ Status Context::blas(cublasHandle_t *handle) {
   if (fault::fires(fault::Kind::blas))
     return Status::fail(Status::device_error, "cublasCreate: CUBLAS_STATUS_NOT_INITIALIZED (injected)");
   if (!blas_) {
-    std::string why;
-    const CublasApi *api = cublas_api(&why);
-    if (!api) return Status::fail(Status::device_error, why);
-    if (api->create(&blas_) != CUBLAS_STATUS_SUCCESS) {
-      blas_ = nullptr;
-      return Status::fail(Status::device_error, "cublasCreate failed");
-    }
-    api->set_stream(blas_, stream_);
+    const Status st = create_blas(&blas_, stream_);
+    if (!st) return st;
   }
   *handle = blas_;
   return Status::success();

@@ -67,12 +67,16 @@ class Context {
   // queued on stream() (getrf streams its matrix in and out while it is factored).
   Status copy_stream(cudaStream_t *out);
   Status blas(cublasHandle_t *handle);
+  // A high-priority stream of the thread and a cuBLAS handle of its own bound to it, created on
+  // first use: getrf's look-ahead factors the next panel there while the trailing work runs on
+  // the call's stream (a second handle, because two streams sharing one handle's workspace race).
+  Status side(cudaStream_t *stream, cublasHandle_t *handle);
   // The thread's pinned ring, allocated on first use (kBuffers x kChunk bytes).
   Status ring(PinnedRing **out);
 
  private:
-  cudaStream_t stream_ = nullptr, copy_ = nullptr;
-  cublasHandle_t blas_ = nullptr;
+  cudaStream_t stream_ = nullptr, copy_ = nullptr, side_ = nullptr;
+  cublasHandle_t blas_ = nullptr, side_blas_ = nullptr;
   PinnedRing ring_;
 };
 

@@ -90,7 +90,9 @@ struct Scratch {
   Tagged offer[2][kMaxBlocks];              // every block's best |value| of the column
   Tagged cand[2][kMaxBlocks][kBaseW + 1];   // its row's kBaseW values, then the row's index
   Tagged rowk[2][kBaseW];                   // the diagonal row before the interchange
-  SwapPlan plan;
+  // The interchange plans, by step parity: with look-ahead, the side stream plans step k + 1's
+  // panel while the call's stream still applies step k's plan.
+  SwapPlan plan[2];
 };
 
 struct PanelArgs {
@@ -635,6 +637,8 @@ struct Driver {
   Scratch *s;
   int sms;
   unsigned long long *tag;  // the next launch's first offer tag
+  SwapPlan *pl;             // the plan slot of the step being queued (its parity's)
+  int spread;               // blocks a panel launch spreads its rows over, at most
 
   Status gemm_minus(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda,
                     const double *B, int64_t ldb, double *C, int64_t ldc) const {
@@ -655,7 +659,7 @@ struct Driver {
 
   // The interchanges ipiv[k0..k1) as a plan (kept in scratch for the apply calls after it).
   Status plan(int64_t k0, int64_t k1, const int *ipiv, int64_t row_base) const {
-    plan_swaps<<<1, kPlanThreads, 0, st>>>(ipiv, k0, k1, row_base, &s->plan);
+    plan_swaps<<<1, kPlanThreads, 0, st>>>(ipiv, k0, k1, row_base, pl);
     return check_launch("plan_swaps");
   }
 
@@ -663,7 +667,7 @@ struct Driver {
     if (ncols == 0 && !perm) return Status::success();
     const int64_t blocks =
         std::clamp<int64_t>((ncols + kSwapCols - 1) / kSwapCols, 1, int64_t(8) * sms);
-    apply_swaps<<<unsigned(blocks), kSwapThreads, 0, st>>>(a, lda, ncols, &s->plan, perm);
+    apply_swaps<<<unsigned(blocks), kSwapThreads, 0, st>>>(a, lda, ncols, pl, perm);
     return check_launch("apply_swaps");
   }
 
@@ -689,7 +693,7 @@ struct Driver {
   // (a block per SM), a row per thread where a block of kMaxThreads threads can hold them.
   // rows > kMaxRows: too tall for this width.
   PanelShape shape(int64_t h, int w) const {
-    const int64_t spread = std::min<int64_t>(sms, kMaxBlocks);
+    const int64_t spread = std::min<int64_t>(this->spread, kMaxBlocks);
     const int g = w / std::min(w, kColsPerThread);  // threads per row
     PanelShape p{w, 1, 0, 0};
     for (;; p.rows *= 2) {
@@ -766,6 +770,65 @@ struct Driver {
     if (s) s = apply(a, lda, n1);
     return s;
   }
+
+  // Crout's step 1 for the panel of columns j:j+jb.
+  Status panel_update(double *a, int64_t lda, int64_t m, int64_t j, int64_t jb) const {
+    return gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, a + j + j * lda, lda);
+  }
+
+  // Crout's step 2 for the panel of columns j:j+jb, and its interchanges as a plan.
+  Status panel_factor(double *a, int64_t lda, int64_t m, int64_t j, int64_t jb, int *ipiv) const {
+    Status r = panel(a + j + j * lda, lda, m - j, jb, ipiv + j, j, j, choose(m - j).w);
+    return r ? plan(j, j + jb, ipiv, 0) : r;
+  }
+
+  // Crout's steps 3 and 4 on the columns c0:c1 right of the panel j:j+jb: the panel's
+  // interchanges, then its block row of U.
+  Status block_row(double *a, int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1) const {
+    if (c1 <= c0) return Status::success();
+    double *right = a + c0 * lda;
+    Status r = apply(right, lda, c1 - c0);
+    if (r) r = gemm_minus(jb, c1 - c0, j, a + j, lda, right, lda, right + j, lda);
+    return r ? trsm_lower_unit(jb, c1 - c0, a + j + j * lda, lda, right + j, lda) : r;
+  }
+};
+
+// Look-ahead (GPUEIG_GETRF_LOOKAHEAD, on by default where getrf_lookahead says it pays): once
+// step k's block row has reached the next panel's columns, the next panel's update (a DGEMM on
+// all SMs) is queued, then the panel is factored on a high-priority side stream, over
+// getrf_side_blocks's share of the SMs, while the rest of step k's block row runs on the call's
+// stream; that stream then waits for the panel (an event, never the device). Part of the panel
+// kernel's per-column latency is hidden behind the block row's DGEMM instead of adding to it;
+// not all of it: the panel needs whole SMs for all of its columns, and fewer blocks make each
+// column slower (getrf_side_blocks). Capping the DGEMM's SMs (cublasSetSmCountTarget) or
+// launching the panel non-cooperatively changed nothing measurable (H200, 2026-11-28). The side
+// stream and its own cuBLAS handle are the calling thread's (Context::side); without them the
+// steps run in order on the call's stream.
+struct Lookahead {
+  cudaStream_t side = nullptr;
+  cublasHandle_t blas = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+  bool on = false;
+
+  Lookahead(int64_t m, int64_t n) {
+    if (!getrf_lookahead(m, n) || env::choice("GPUEIG_GETRF_LOOKAHEAD", {"on", "off"}, 0) != 0)
+      return;
+    Context *ctx = nullptr;
+    if (!Context::get(ctx) || !ctx->side(&side, &blas)) return;
+    if (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&join, cudaEventDisableTiming) != cudaSuccess) {
+      cudaGetLastError();  // (not sticky: the call goes on without look-ahead)
+      return;
+    }
+    on = true;
+  }
+  // (An event destroyed while work waits on it is released once that work is done.)
+  ~Lookahead() {
+    if (fork) cudaEventDestroy(fork);
+    if (join) cudaEventDestroy(join);
+  }
+  Lookahead(const Lookahead &) = delete;
+  Lookahead &operator=(const Lookahead &) = delete;
 };
 
 int sm_count() {
@@ -804,8 +867,16 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   if (nb <= 0) nb = getrf_block(std::min(m, n));
   nb = std::min(nb, kMaxSwaps / 2);
   unsigned long long tag = 1;  // the offers are zeroed below: tag 0 is never waited for
-  Driver d{blas, st, info, static_cast<Scratch *>(scratch), sm_count(), &tag};
+  Scratch *sc = static_cast<Scratch *>(scratch);
+  Driver d{blas, st, info, sc, sm_count(), &tag, sc->plan, sm_count()};
   const int64_t mn = std::min(m, n);
+  const Lookahead la(m, n);
+  Driver side = d;  // the look-ahead's panels: on the side stream, over the share of the SMs
+  side.st = la.side;
+  side.blas = la.blas;
+  side.spread = getrf_side_blocks(mn, d.sms);
+  if (const int64_t b = env::integer("GPUEIG_GETRF_SIDE_BLOCKS", 0, 0, kMaxBlocks); b > 0)
+    side.spread = static_cast<int>(b);
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
   // Tags start at 1 and grow: zeroed slots are never mistaken for published ones.
   if (s) s = check(cudaMemsetAsync(d.s, 0, offsetof(Scratch, plan), st), "cudaMemsetAsync");
@@ -826,27 +897,46 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   }
   const std::vector<int64_t> chunks =
       feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{0, std::max<int64_t>(n, 1)};
+  bool ahead = false;  // the step's panel was factored by the side stream already
+  int64_t step = 0;
   for (size_t k = 0; k + 1 < chunks.size() && s; ++k) {
     const int64_t c0 = chunks[k], c1 = chunks[k + 1], steps_end = std::min(c1, mn);
     if (feed) {
       if (!(s = feed->arrive(c0, c1)) || !(s = d.admit(a, lda, m, c0, c1, perm, temp))) break;
     }
-    for (int64_t j = c0; j < steps_end && s; j += nb) {
-      const int64_t jb = std::min<int64_t>(nb, steps_end - j);
-      double *pan = a + j + j * lda;
-      s = d.gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, pan, lda);
-      if (s) s = d.panel(pan, lda, m - j, jb, ipiv + j, j, j, d.choose(m - j).w);
-      if (s) s = d.plan(j, j + jb, ipiv, 0);
-      if (s) s = d.apply(a, lda, j, perm);
-      if (s && j + jb < c1) {  // the block row, on the columns of this chunk
-        double *right = a + (j + jb) * lda;
-        s = d.apply(right, lda, c1 - j - jb);
-        if (s) s = d.gemm_minus(jb, c1 - j - jb, j, a + j, lda, right, lda, right + j, lda);
-        if (s) s = d.trsm_lower_unit(jb, c1 - j - jb, pan, lda, right + j, lda);
+    for (int64_t j = c0; j < steps_end && s; j += nb, ++step) {
+      const int64_t jb = std::min<int64_t>(nb, steps_end - j), j2 = j + jb;
+      d.pl = side.pl = &sc->plan[step & 1];
+      if (!ahead) {
+        s = d.panel_update(a, lda, m, j, jb);
+        if (s) s = d.panel_factor(a, lda, m, j, jb, ipiv);
       }
-      if (s && feed) s = feed->finished(j + jb);
+      ahead = false;
+      if (s) s = d.apply(a, lda, j, perm);
+      // The block row, on the columns of this chunk; with look-ahead the next panel's columns
+      // first and that panel's update (all SMs), then its factorization on the side stream (a
+      // share of the SMs, launched first: high priority) beside the rest of the block row.
+      if (s && la.on && j2 < steps_end) {
+        const int64_t jb2 = std::min<int64_t>(nb, steps_end - j2);
+        s = d.block_row(a, lda, j, jb, j2, j2 + jb2);
+        if (s) s = d.panel_update(a, lda, m, j2, jb2);
+        if (s) s = record_wait(la.fork, st, la.side);
+        side.pl = &sc->plan[(step + 1) & 1];
+        if (s) s = side.panel_factor(a, lda, m, j2, jb2, ipiv);
+        if (s) s = check(cudaEventRecord(la.join, la.side), "cudaEventRecord");
+        if (s) s = d.block_row(a, lda, j, jb, j2 + jb2, c1);
+        if (s && feed) s = feed->finished(j2);
+        if (s) s = check(cudaStreamWaitEvent(st, la.join, 0), "cudaStreamWaitEvent");
+        ahead = true;
+      } else {
+        if (s) s = d.block_row(a, lda, j, jb, j2, c1);
+        if (s && feed) s = feed->finished(j2);
+      }
     }
   }
+  // The side stream joined once more (a failure may have left its last panel unjoined), so that
+  // the call's stream, which the caller waits on, covers everything queued.
+  if (la.on && cudaEventRecord(la.join, la.side) == cudaSuccess) cudaStreamWaitEvent(st, la.join, 0);
   return s;
 }
 

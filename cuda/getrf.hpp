@@ -4,6 +4,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,6 +19,26 @@ namespace gpueig::gpu {
 // costs more columns of the latency-bound panel kernel per DGEMM; a narrower one more, smaller
 // DGEMMs, which only pays while they are small anyway.
 inline int getrf_block(int64_t mn) { return mn < 12288 ? 64 : 128; }
+
+// Blocks a look-ahead panel (factored on the side stream beside the block row's DGEMM) spreads
+// over, of the device's `sms`. Fewer blocks leave SMs to the DGEMM but give each thread more
+// rows (or a narrower kernel), and the panel's per-column latency grows. Measured on the H200
+// (gpueig_bench --getrf's look-ahead sweep, 2026-11-28, medians of 3, 132 SMs): n = 8192 (nb
+// 64) 41.94 ms with 132 blocks, 40.36 with 110, 39.69 with 88, 39.57 with 66, 48.7 with 44
+// (42.15 without look-ahead); n = 16384 (nb 128) 144.80 with 132, 147.46 with 110, 146.58 with
+// 88, 147.96 with 66 (147.05 without).
+//
+// Look-ahead itself pays up to 16384 (the same runs, interleaved with cuSOLVER, medians of 5:
+// 39.55 against 42.03 ms in order at 8192, 144.50 against 146.73 at 16384) and costs at 32768
+// (739.70 against 724.44): there the block row's DGEMM is long enough to keep every SM busy and
+// the panel's SMs only slow it. A tall matrix has a short block row beside a tall panel: at
+// 65536 x 2048 look-ahead took 23.35 ms against 21.65 in order (cuSOLVER 22.3-22.4), at 65536 x
+// 128 1.006 against 0.976; 2^20 x 32 and 2^20 x 256 within 1% either way. So it is used for
+// square and wide shapes below 24576 and tall ones up to m = 4 n (between 4 and 32 not measured).
+inline bool getrf_lookahead(int64_t m, int64_t n) { return std::min(m, n) < 24576 && m <= 4 * n; }
+inline int getrf_side_blocks(int64_t mn, int sms) {
+  return getrf_block(mn) == 64 ? (2 * sms + 2) / 3 : sms;
+}
 
 // Device scratch getrf_device needs (pivot candidates of the panel kernel, the flags).
 size_t getrf_scratch_bytes();
@@ -52,7 +73,8 @@ size_t getrf_feed_bytes(int64_t m, int64_t n);
 // between the panel kernel's blocks timed out (a fault, never expected: the factors are garbage). `*nonfinite` (device) is set to 1 if
 // A holds a NaN or an infinity; a null `nonfinite` skips that scan (the device-pointer API
 // factors such an A as it is). Everything is queued on `stream` (whose work the cuBLAS handle
-// must follow); nothing waits. nb = 0 takes getrf_block(min(m, n)). Sub-panels too tall for the
+// must follow) or, with look-ahead, forked from it onto the calling thread's side stream
+// (Context::side) and joined back to it by events before the return; nothing waits. nb = 0 takes getrf_block(min(m, n)). Sub-panels too tall for the
 // register kernel (more than 262144 rows) are factored by the streaming kernel. With a feed (whose buffers are
 // `feed_buffers`, getrf_feed_bytes(m, n)) `nonfinite` is left alone: the feed checks the columns
 // as they arrive (check_finite, cuda/device_util.hpp).

@@ -403,8 +403,10 @@ GPUEIG_API int gpu_toeplitz_eig(char jobz, char range, int n, const double *t, d
  * device (GPUEIG_DEVICE, default 0) from cudaMalloc, cudaMallocAsync or a pool, or managed
  * memory; its size is not checked (as in LAPACK). STREAM [in] is a cudaStream_t of that device
  * passed as void * (NULL: the legacy default stream). The work is queued on STREAM, in order
- * with the caller's other work there; the call returns without waiting for it unless the routine
- * says otherwise, and never waits for the whole device. Device workspace comes from the
+ * with the caller's other work there (a routine that forks part of it onto a stream of its own,
+ * as getrf's look-ahead does, joins it back to STREAM with events before the call returns, so
+ * that work queued on STREAM afterwards follows all of it); the call returns without waiting for
+ * it unless the routine says otherwise, and never waits for the whole device. Device workspace comes from the
  * library's stream-ordered pool on STREAM and goes back to it there.
  *
  * Return value, synchronously: 0 (the work is queued); -i (the i-th argument is illegal: the

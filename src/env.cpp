@@ -52,6 +52,11 @@ constexpr Variable kVariables[] = {
     {"GPUEIG_GETRF_PANEL", "auto|stream",
      "getrf: sub-panels in registers where they fit (auto), or all by the streaming kernel",
      false},
+    {"GPUEIG_GETRF_LOOKAHEAD", "on|off",
+     "getrf: the next panel factored on a second stream beside the current block row (on), or "
+     "every step in order on one stream (off)", false},
+    {"GPUEIG_GETRF_SIDE_BLOCKS", "an integer >= 0",
+     "getrf look-ahead: blocks of a side-stream panel launch, at most (0: getrf_side_blocks's choice; the bench's sweep)", true},
     {"GPUEIG_SYTRD_CHUNK", "an integer >= 1", "sytrd: sweeps of bulge chasing per chunk", false},
     {"GPUEIG_SYTRD_ZROWS", "auto|32|64", "sytrd: rows of Q per block when Q's rotations are applied",
      false},
