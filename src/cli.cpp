@@ -334,8 +334,9 @@ int usage(FILE *f) {
                "  C/C++/Fortran  #include <gpueig.h> (gpueig::gpueig in CMake, pkg-config gpueig),\n"
                "                 Fortran: use gpueig (module from the build)\n"
                "  LD_PRELOAD     LD_PRELOAD=<libdir>/libgpueig_lapack.so program  (serves dgesv_,\n"
-               "                 dgetrf_, dgtsv_, dstebz_, dsterf_, dsyev(d)_ JOBZ=N; the rest goes to\n"
-               "                 the program's own LAPACK)\n"
+               "                 dgetrf_, dgetrs_, dgtsv_, dstebz_, dsterf_, dstein_, dsyev_, dsyevd_,\n"
+               "                 dsyevx_, dsyevr_ where the GPU pays; the rest goes to the program's\n"
+               "                 own LAPACK)\n"
                "  Python         pip install ./bindings/python; import gpueig\n"
                "Environment (gpueig info prints their values):\n");
   // The one list of variables, as the library states it (src/env.cpp).
