@@ -73,7 +73,8 @@ toeplitz_subset="--gtest_filter=*Zoo*random_n97_*:*Zoo*kms_n128_*:*Zoo*circulant
 # recording variants and the replay kernel (the eigenvectors' bases); under racecheck clusters of
 # 7 or 16 run past 100 s even at these orders.
 structured_subset="--gtest_filter=*Counts*random_n64:*Counts*tridiagonal_n17:*Counts*circulant_n16:*LogDet*kms_n64:*Eigenvectors*kms_n64:*Eigenvectors*prolate_n127"
-# getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans.
+# getrf: the streamed host path's chunks and groups, every panel kernel width, the swap plans, the
+# look-ahead's side-stream panels (and, below, the same squeezed onto 8 blocks).
 getrf_subset="--gtest_filter=*Large*random_m1031*:*Large*zero_column_m700_n1100*:*random_m64_*"
 # gesv: the streamed factorization with the device solve after it (P B's gather, the DTRSMs),
 # one to a hundred right-hand sides, A under and over the threaded-transfer size (under
@@ -133,6 +134,7 @@ sanitize() {
     $build/tests/test_toeplitz_structured_gpu $structured_subset
   san_step "$tool structured single" "$log" env GPUEIG_TOEPLITZ_CLUSTER=1 $san \
     $build/tests/test_toeplitz_structured_gpu $structured_subset
+  san_step "$tool getrf side8" "$log" env GPUEIG_GETRF_SIDE_BLOCKS=8 $san $build/tests/test_getrf_gpu $getrf_subset
   san_step "$tool sytrd tree" "$log" env GPUEIG_SYTRD_METHOD=tree $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd levels" "$log" env GPUEIG_SYTRD_PANEL=levels $san $build/tests/test_sytrd_gpu $sytrd_small
