@@ -95,6 +95,21 @@ std::vector<std::vector<double>> interleaved(cudaStream_t st, int reps,
   return t;
 }
 
+// The same for host calls, timed by the host clock (`reset` untimed).
+std::vector<std::vector<double>> interleaved_host(int reps, const std::function<void()> &reset,
+                                                  const std::vector<std::function<void()>> &runs) {
+  std::vector<std::vector<double>> t(runs.size());
+  for (int r = 0; r <= reps; ++r)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      reset();
+      const auto t0 = std::chrono::steady_clock::now();
+      runs[i]();
+      const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+      if (r > 0) t[i].push_back(ms.count());
+    }
+  return t;
+}
+
 // GPUEIG_GETRF_LOOKAHEAD for the runs that follow (the library reads it at every call).
 void lookahead(bool on) { setenv("GPUEIG_GETRF_LOOKAHEAD", on ? "on" : "off", 1); }
 
@@ -280,14 +295,7 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   auto openblas = [&] { dgetrf_(&n, &n, a.data(), &n, ipiv.data(), &info); };
   std::vector<std::function<void()>> runs{ours, plain};
   if (with_openblas) runs.push_back(openblas);
-  std::vector<std::vector<double>> t(runs.size());
-  for (int r = 0; r <= reps; ++r)
-    for (size_t i = 0; i < runs.size(); ++i) {
-      a = a0;
-      const auto t0 = std::chrono::steady_clock::now();
-      runs[i]();
-      if (r > 0) t[i].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
+  const auto t = interleaved_host(reps, [&] { a = a0; }, runs);
   std::vector<double> acc;
   for (auto &run : runs) {
     a = a0;
@@ -351,18 +359,8 @@ void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
   int lwork = 0;
   SOLVER_OK(cusolverDnDgetrf_bufferSize(g.solver, int(m), int(n), a, int(m), &lwork));
   CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
-  cudaEvent_t e0, e1;
-  CUDA_OK(cudaEventCreate(&e0));
-  CUDA_OK(cudaEventCreate(&e1));
-  auto timed = [&](const std::function<void()> &run) {
+  auto reset = [&] {
     CUDA_OK(cudaMemcpyAsync(a, a0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
-    CUDA_OK(cudaEventRecord(e0, g.st));
-    run();
-    CUDA_OK(cudaEventRecord(e1, g.st));
-    CUDA_OK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
-    return double(ms);
   };
   std::string backend = "gpu";
   auto ours = [&] {
@@ -371,19 +369,15 @@ void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
     if (!s) backend = "FAILED: " + s.reason;
   };
   auto theirs = [&] { SOLVER_OK(cusolverDnDgetrf(g.solver, int(m), int(n), a, int(m), work, ipiv, flags + 2)); };
-  std::vector<double> t_ours, t_theirs;
-  for (int r = 0; r <= reps; ++r) {  // run 0 is the warm-up
-    const double x = timed(ours), y = timed(theirs);
-    if (r > 0) {
-      t_ours.push_back(x);
-      t_theirs.push_back(y);
-    }
-  }
+  const auto t = interleaved(g.st, reps, reset, {ours, theirs});
+  const std::vector<double> &t_ours = t[0], &t_theirs = t[1];
   std::vector<double> host_a(count), lu(count);
   std::vector<int> p(n);
   CUDA_OK(cudaMemcpy(host_a.data(), a0, count * sizeof(double), cudaMemcpyDeviceToHost));
   auto accuracy = [&](const std::function<void()> &run) {
-    timed(run);
+    reset();
+    run();
+    CUDA_OK(cudaStreamSynchronize(g.st));
     CUDA_OK(cudaMemcpy(lu.data(), a, count * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(p.data(), ipiv, n * sizeof(int), cudaMemcpyDeviceToHost));
     return probe_ratio(m, n, host_a, lu, p);
@@ -400,28 +394,21 @@ void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
   for (size_t i = 0; i < t_ours.size(); ++i) std::printf(" %.3f/%.3f", t_ours[i], t_theirs[i]);
   std::printf("  acc %.3g / %.3g\n", acc_ours, acc_theirs);
   for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch, (void *)work}) cudaFree(q);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   // Host call (GPU forced) against OpenBLAS dgetrf, interleaved.
   std::vector<double> h(count);
   std::vector<int> hp(n);
   int mm = int(m), nn = int(n), info = 0;
   std::string hbackend;
-  std::vector<double> h_ours, h_blas;
-  for (int r2 = 0; r2 <= std::min(reps, 3); ++r2) {
-    gpueig_set_backend("gpu");
-    const double x = host_ms(0, [&] { h = host_a; }, [&] {
-      gpu_getrf_crout(mm, nn, h.data(), mm, hp.data());
-      hbackend = gpueig_last_backend();
-    });
-    gpueig_set_backend("auto");
-    const double y = host_ms(0, [&] { h = host_a; }, [&] { dgetrf_(&mm, &nn, h.data(), &mm, hp.data(), &info); });
-    if (r2 > 0) {
-      h_ours.push_back(x);
-      h_blas.push_back(y);
-    }
-  }
-  Row o{"getrf", problem, "host", n, hbackend, median(h_ours), "OpenBLAS dgetrf", median(h_blas), -1, -1, 0};
+  const auto h_t = interleaved_host(
+      std::min(reps, 3), [&] { h = host_a; },
+      {[&] {
+         gpueig_set_backend("gpu");
+         gpu_getrf_crout(mm, nn, h.data(), mm, hp.data());
+         hbackend = gpueig_last_backend();
+         gpueig_set_backend("auto");
+       },
+       [&] { dgetrf_(&mm, &nn, h.data(), &mm, hp.data(), &info); }});
+  Row o{"getrf", problem, "host", n, hbackend, median(h_t[0]), "OpenBLAS dgetrf", median(h_t[1]), -1, -1, 0};
   o.ours_gflops = lu_flops(m, n) / (o.ours_ms * 1e6);
   o.anchor_gflops = lu_flops(m, n) / (o.anchor_ms * 1e6);
   g_rows.push_back(o);

@@ -906,7 +906,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
     }
     for (int64_t j = c0; j < steps_end && s; j += nb, ++step) {
       const int64_t jb = std::min<int64_t>(nb, steps_end - j), j2 = j + jb;
-      d.pl = side.pl = &sc->plan[step & 1];
+      d.pl = &sc->plan[step & 1];
       if (!ahead) {
         s = d.panel_update(a, lda, m, j, jb);
         if (s) s = d.panel_factor(a, lda, m, j, jb, ipiv);
