@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "context.hpp"
 #include "getrf.hpp"
 #include "gpueig.h"
 #include "lapack_ref.hpp"
 #include "ratios.hpp"
+#include "staging.hpp"
 #include "zoo.hpp"
 
 namespace bench {
@@ -110,8 +112,10 @@ std::vector<std::vector<double>> interleaved_host(int reps, const std::function<
   return t;
 }
 
-// GPUEIG_GETRF_LOOKAHEAD for the runs that follow (the library reads it at every call).
-void lookahead(bool on) { setenv("GPUEIG_GETRF_LOOKAHEAD", on ? "on" : "off", 1); }
+// GPUEIG_GETRF_LOOKAHEAD for the runs that follow (the library reads it at every call): the
+// library's rule (auto), forced on, or off.
+void lookahead(const char *mode) { setenv("GPUEIG_GETRF_LOOKAHEAD", mode, 1); }
+void lookahead(bool on) { lookahead(on ? "auto" : "off"); }
 
 // Device-resident: ours (with and without look-ahead), the public device-pointer API, and
 // cusolverDnDgetrf on the same matrix, each reset from a pristine copy, runs interleaved, medians.
@@ -198,14 +202,15 @@ void lookahead_sweep(const Gpu &g, int64_t n, int reps) {
   CUDA_OK(cudaMalloc(&work, std::max(1, lwork) * sizeof(double)));
   struct Config {
     const char *blocks;  // GPUEIG_GETRF_SIDE_BLOCKS (0: getrf_side_blocks's choice)
-    bool ahead;
+    const char *mode;    // GPUEIG_GETRF_LOOKAHEAD
   };
-  const std::vector<Config> configs{{"0", false}, {"0", true}, {"132", true}, {"110", true},
-                                    {"88", true}, {"66", true}, {"44", true}};
+  const std::vector<Config> configs{{"0", "off"}, {"0", "auto"}, {"0", "on"}, {"88", "on"},
+                                    {"77", "on"}, {"66", "on"}, {"60", "on"}, {"55", "on"},
+                                    {"44", "on"}};
   std::vector<std::function<void()>> runs;
   for (const Config &c : configs)
     runs.push_back([&g, &d, c] {
-      lookahead(c.ahead);
+      lookahead(c.mode);
       setenv("GPUEIG_GETRF_SIDE_BLOCKS", c.blocks, 1);
       d.ours(g.blas);
     });
@@ -214,9 +219,9 @@ void lookahead_sweep(const Gpu &g, int64_t n, int reps) {
   });
   const auto t = interleaved(g.st, reps, [&] { d.reset(); }, runs);
   for (size_t i = 0; i < configs.size(); ++i)
-    std::printf("  getrf look-ahead sweep: n=%lld look-ahead %-3s side blocks %3s  %9.3f ms"
+    std::printf("  getrf look-ahead sweep: n=%lld look-ahead %-4s side blocks %3s  %9.3f ms"
                 "  (cuSOLVER %9.3f, ratio %.3f)\n",
-                (long long)n, configs[i].ahead ? "on" : "off", configs[i].blocks,
+                (long long)n, configs[i].mode, configs[i].blocks,
                 median(t[i]), median(t.back()), median(t.back()) / median(t[i]));
   lookahead(true);
   unsetenv("GPUEIG_GETRF_SIDE_BLOCKS");
@@ -321,6 +326,84 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   g_rows.push_back(o);
 }
 
+// The host call's transfers alone at n: the whole matrix up and down through the library's
+// pinned staging (what the streamed host call moves, one direction after the other), medians of 3.
+// A host call cannot end before its last download, so these bound how much of the transfers the
+// factorization can hide.
+void transfer_probe(int n) {
+  const size_t count = size_t(n) * n, bytes = count * sizeof(double);
+  std::vector<double> a = zoo::uniform(count, -1, 1, 5);
+  gpueig::gpu::Context *ctx = nullptr;
+  if (!gpueig::gpu::Context::get(ctx)) return;
+  double *d;
+  CUDA_OK(cudaMalloc(&d, bytes));
+  const size_t pitch = size_t(n) * sizeof(double);
+  std::vector<double> up, down;
+  for (int r = 0; r < 4; ++r) {
+    const double u = host_ms(0, [] {}, [&] {
+      if (!gpueig::gpu::upload(*ctx, d, pitch, a.data(), pitch, pitch, n)) std::exit(2);
+      CUDA_OK(cudaStreamSynchronize(ctx->stream()));
+    });
+    const double w = host_ms(0, [] {}, [&] {
+      if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, pitch, n)) std::exit(2);
+    });
+    if (r > 0) {
+      up.push_back(u);
+      down.push_back(w);
+    }
+  }
+  std::printf("  getrf host transfers: n=%d  staged upload %8.3f ms (%5.1f GB/s)  staged download"
+              " %8.3f ms (%5.1f GB/s)\n", n, median(up), bytes / median(up) / 1e6, median(down),
+              bytes / median(down) / 1e6);
+  // Row strips (the rows of L left of a group of steps: short pieces of every column).
+  for (int rows : {256, 1024, 2048}) {
+    std::vector<double> t;
+    for (int r = 0; r < 4; ++r) {
+      const double w = host_ms(0, [] {}, [&] {
+        if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, rows * sizeof(double), n))
+          std::exit(2);
+      });
+      if (r > 0) t.push_back(w);
+    }
+    const double mb = double(rows) * n * sizeof(double) / 1e6;
+    std::printf("  getrf host transfers: row strip %d x %d down %8.3f ms (%5.1f GB/s)\n", rows, n,
+                median(t), mb / median(t));
+  }
+  cudaFree(d);
+}
+
+// The host call at n with look-ahead by the library's rule and off, interleaved (printed: the
+// data for the streamed path's own look-ahead choice).
+// ... and with L's row strips downloaded every 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP).
+void host_lookahead(int n, int reps) {
+  const size_t count = size_t(n) * n;
+  std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);
+  std::vector<int> ipiv(n);
+  struct Config {
+    const char *mode, *strip;
+  };
+  const std::vector<Config> configs{{"auto", "256"}, {"auto", "1024"}, {"auto", "4096"},
+                                    {"off", "1024"}};
+  std::vector<std::function<void()>> runs;
+  for (const Config &c : configs)
+    runs.push_back([&, c] {
+      lookahead(c.mode);
+      setenv("GPUEIG_GETRF_ROW_STRIP", c.strip, 1);
+      gpueig_set_backend("gpu");
+      gpu_getrf_crout(n, n, a.data(), n, ipiv.data());
+      gpueig_set_backend("auto");
+      lookahead(true);
+      unsetenv("GPUEIG_GETRF_ROW_STRIP");
+    });
+  const auto t = interleaved_host(reps, [&] { a = a0; }, runs);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    std::printf("  getrf host call: n=%d look-ahead %-4s row strip %4s  %9.3f ms  runs:", n,
+                configs[i].mode, configs[i].strip, median(t[i]));
+    for (double x : t[i]) std::printf(" %.2f", x);
+    std::printf("\n");
+  }
+}
+
 // Host call, GPU forced vs OpenBLAS dgetrf, small sizes: where auto should switch.
 void crossover_sweep() {
   for (int n : {128, 256, 512, 768, 1024, 2048}) {
@@ -369,8 +452,17 @@ void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
     if (!s) backend = "FAILED: " + s.reason;
   };
   auto theirs = [&] { SOLVER_OK(cusolverDnDgetrf(g.solver, int(m), int(n), a, int(m), work, ipiv, flags + 2)); };
-  const auto t = interleaved(g.st, reps, reset, {ours, theirs});
-  const std::vector<double> &t_ours = t[0], &t_theirs = t[1];
+  // Look-ahead forced on and off beside the library's rule (the data getrf_lookahead rests on).
+  auto forced = [&](const char *mode) {
+    return [&ours, mode] {
+      lookahead(mode);
+      ours();
+      lookahead(true);
+    };
+  };
+  lookahead(true);
+  const auto t = interleaved(g.st, reps, reset, {ours, forced("on"), forced("off"), theirs});
+  const std::vector<double> &t_ours = t[0], &t_theirs = t[3];
   std::vector<double> host_a(count), lu(count);
   std::vector<int> p(n);
   CUDA_OK(cudaMemcpy(host_a.data(), a0, count * sizeof(double), cudaMemcpyDeviceToHost));
@@ -392,7 +484,8 @@ void tall_rows(const Gpu &g, int64_t m, int64_t n, int reps) {
   std::printf("  getrf tall: %lld x %lld  ours %9.3f ms (%7.0f GFLOP/s)  cuSOLVER %9.3f ms  ratio %.3f  runs:",
               (long long)m, (long long)n, r.ours_ms, r.ours_gflops, r.anchor_ms, r.anchor_ms / r.ours_ms);
   for (size_t i = 0; i < t_ours.size(); ++i) std::printf(" %.3f/%.3f", t_ours[i], t_theirs[i]);
-  std::printf("  acc %.3g / %.3g\n", acc_ours, acc_theirs);
+  std::printf("  acc %.3g / %.3g  (look-ahead on %.3f, off %.3f)\n", acc_ours, acc_theirs,
+              median(t[1]), median(t[2]));
   for (void *q : {(void *)a0, (void *)a, (void *)ipiv, (void *)flags, scratch, (void *)work}) cudaFree(q);
   // Host call (GPU forced) against OpenBLAS dgetrf, interleaved.
   std::vector<double> h(count);
@@ -446,27 +539,33 @@ void shape_sweep() {
 
 }  // namespace
 
-void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only) {
+void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, bool sweep_only) {
   Gpu g{st, nullptr, nullptr};
   if (cublasCreate(&g.blas) != CUBLAS_STATUS_SUCCESS) std::exit(2);
   cublasSetStream(g.blas, st);
   SOLVER_OK(cusolverDnCreate(&g.solver));
   SOLVER_OK(cusolverDnSetStream(g.solver, st));
   std::printf("getrf:\n");
-  if (tall_only) {
+  if (sweep_only) {  // the tuning data alone: look-ahead's side blocks and the block size
+    lookahead_sweep(g, 8192, 3);
+    lookahead_sweep(g, 16384, 3);
+    lookahead_sweep(g, 32768, 2);
+    block_sweep(g, 8192);
+    block_sweep(g, 16384);
+  } else if (tall_only) {
     for (auto [m, n] : {std::pair<int64_t, int64_t>{1 << 20, 32}, {1 << 20, 256}, {65536, 2048},
                         {1 << 18, 64}, {1 << 16, 128}})
       tall_rows(g, m, n, 5);
     shape_sweep();
   } else {
     panel_probe(g);
+    if (panel_only) {
+      transfer_probe(16384);
+      for (int n : {4096, 8192, 16384, 32768}) host_lookahead(n, n < 32768 ? 5 : 3);
+    }
   }
-  if (!panel_only && !tall_only) {
+  if (!panel_only && !tall_only && !sweep_only) {
     crossover_sweep();
-    lookahead_sweep(g, 8192, 3);
-    lookahead_sweep(g, 16384, 3);
-    block_sweep(g, 16384);
-    if (!quick) block_sweep(g, 8192);
     device_rows(g, 8192, 5, true);
     device_rows(g, 16384, 5, !quick);
     if (!quick) device_rows(g, 32768, 5, false);
@@ -474,6 +573,7 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only) {
     host_rows(g, 4096, 7, true);
     host_rows(g, 8192, 5, !quick);
     host_rows(g, 16384, 5, false);
+    transfer_probe(16384);
     if (!quick) host_rows(g, 32768, 5, false);
   }
   cusolverDnDestroy(g.solver);

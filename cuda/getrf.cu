@@ -771,9 +771,19 @@ struct Driver {
     return s;
   }
 
-  // Crout's step 1 for the panel of columns j:j+jb.
-  Status panel_update(double *a, int64_t lda, int64_t m, int64_t j, int64_t jb) const {
-    return gemm_minus(m - j, jb, j, a + j, lda, a + j * lda, lda, a + j + j * lda, lda);
+  // A(r:m, c0:c1) -= A(r:m, k0:r) A(k0:r, c0:c1): the contributions of columns k0:r of L to the
+  // rows r:m of columns c0:c1 (Crout's step 1 for a panel at r when c0 = r and k0 = 0).
+  Status update(double *a, int64_t lda, int64_t m, int64_t r, int64_t k0, int64_t c0,
+                int64_t c1) const {
+    return gemm_minus(m - r, c1 - c0, r - k0, a + r + k0 * lda, lda, a + k0 + c0 * lda, lda,
+                      a + r + c0 * lda, lda);
+  }
+
+  // Crout's step 1 for the panel of columns j:j+jb, but for the columns 0:k0 of L already
+  // applied (the look-ahead's early update).
+  Status panel_update(double *a, int64_t lda, int64_t m, int64_t j, int64_t jb,
+                      int64_t k0 = 0) const {
+    return update(a, lda, m, j, k0, j, j + jb);
   }
 
   // Crout's step 2 for the panel of columns j:j+jb, and its interchanges as a plan.
@@ -783,27 +793,31 @@ struct Driver {
   }
 
   // Crout's steps 3 and 4 on the columns c0:c1 right of the panel j:j+jb: the panel's
-  // interchanges, then its block row of U.
-  Status block_row(double *a, int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1) const {
+  // interchanges, then its block row of U (`updated`: its DGEMM already done by an early update).
+  Status block_row(double *a, int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1,
+                   bool updated = false) const {
     if (c1 <= c0) return Status::success();
     double *right = a + c0 * lda;
     Status r = apply(right, lda, c1 - c0);
-    if (r) r = gemm_minus(jb, c1 - c0, j, a + j, lda, right, lda, right + j, lda);
+    if (r && !updated) r = gemm_minus(jb, c1 - c0, j, a + j, lda, right, lda, right + j, lda);
     return r ? trsm_lower_unit(jb, c1 - c0, a + j + j * lda, lda, right + j, lda) : r;
   }
 };
 
 // Look-ahead (GPUEIG_GETRF_LOOKAHEAD, on by default where getrf_lookahead says it pays): once
-// step k's block row has reached the next panel's columns, the next panel's update (a DGEMM on
-// all SMs) is queued, then the panel is factored on a high-priority side stream, over
-// getrf_side_blocks's share of the SMs, while the rest of step k's block row runs on the call's
-// stream; that stream then waits for the panel (an event, never the device). Part of the panel
-// kernel's per-column latency is hidden behind the block row's DGEMM instead of adding to it;
-// not all of it: the panel needs whole SMs for all of its columns, and fewer blocks make each
-// column slower (getrf_side_blocks). Capping the DGEMM's SMs (cublasSetSmCountTarget) or
-// launching the panel non-cooperatively changed nothing measurable (H200, 2026-11-28). The side
-// stream and its own cuBLAS handle are the calling thread's (Context::side); without them the
-// steps run in order on the call's stream.
+// step k's block row has reached the next panel's columns, what the next panel still lacks of
+// its update is queued, then the panel is factored on a high-priority side stream, over
+// getrf_side_blocks's share of the SMs, while the call's stream runs the rest of step k's block
+// row and the early update of the panel after next (the long DGEMM of its rows below the next
+// panel, K = everything factored so far); the call's stream then waits for the panel (an event,
+// never the device). Between two panels only short work remains (the panel's interchanges and
+// DTRSM on the next panel's columns, one DGEMM of K = nb): the panel kernel's per-column latency
+// and the DGEMMs' flops overlap instead of adding up (H200, 2026-11-28, n = 8192: 32.9 ms against
+// 41.6 in order and 39.6 with look-ahead but no early update). The panel needs whole SMs for
+// all of its columns, and fewer blocks make each column slower (getrf_side_blocks). Capping the
+// DGEMM's SMs (cublasSetSmCountTarget) or launching the panel non-cooperatively changed nothing
+// measurable. The side stream and its own cuBLAS handle are the calling thread's
+// (Context::side); without them the steps run in order on the call's stream.
 struct Lookahead {
   cudaStream_t side = nullptr;
   cublasHandle_t blas = nullptr;
@@ -811,8 +825,8 @@ struct Lookahead {
   bool on = false;
 
   Lookahead(int64_t m, int64_t n) {
-    if (!getrf_lookahead(m, n) || env::choice("GPUEIG_GETRF_LOOKAHEAD", {"on", "off"}, 0) != 0)
-      return;
+    const int mode = env::choice("GPUEIG_GETRF_LOOKAHEAD", {"auto", "on", "off"}, 0);
+    if (mode == 2 || (mode == 0 && !getrf_lookahead(m, n))) return;
     Context *ctx = nullptr;
     if (!Context::get(ctx) || !ctx->side(&side, &blas)) return;
     if (cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) != cudaSuccess ||
@@ -898,6 +912,9 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   const std::vector<int64_t> chunks =
       feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{0, std::max<int64_t>(n, 1)};
   bool ahead = false;  // the step's panel was factored by the side stream already
+  // The next panel's columns, rows `early`:m, have the contributions of L's columns 0:early
+  // already (the previous step's early update); 0: none.
+  int64_t early = 0;
   int64_t step = 0;
   for (size_t k = 0; k + 1 < chunks.size() && s; ++k) {
     const int64_t c0 = chunks[k], c1 = chunks[k + 1], steps_end = std::min(c1, mn);
@@ -912,23 +929,39 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
         if (s) s = d.panel_factor(a, lda, m, j, jb, ipiv);
       }
       ahead = false;
-      if (s) s = d.apply(a, lda, j, perm);
-      // The block row, on the columns of this chunk; with look-ahead the next panel's columns
-      // first and that panel's update (all SMs), then its factorization on the side stream (a
-      // share of the SMs, launched first: high priority) beside the rest of the block row.
+      // The panel's interchanges on the columns left of it, then the block row, on the columns
+      // of this chunk. With look-ahead: the next panel's columns first, then what that panel
+      // still lacks of its update (all of it, or, after an early update, the contributions of
+      // this step's panel alone: a DGEMM of K = jb, which needs no interchange on the left
+      // columns yet), then its factorization on the side stream (a share of the SMs, launched
+      // first: high priority). Beside it on the call's stream: the left columns' interchanges
+      // if still due, the rest of the block row, then the early update of the panel after next
+      // (its rows j2:m, K = j2: the long DGEMM that would otherwise sit between the next panel
+      // and the one after). Rows are interchanged after that update, in the update's target
+      // and in L's columns alike, so its rows stay consistent.
       if (s && la.on && j2 < steps_end) {
-        const int64_t jb2 = std::min<int64_t>(nb, steps_end - j2);
-        s = d.block_row(a, lda, j, jb, j2, j2 + jb2);
-        if (s) s = d.panel_update(a, lda, m, j2, jb2);
+        const int64_t jb2 = std::min<int64_t>(nb, steps_end - j2), j3 = j2 + jb2;
+        const bool updated = early == j && j > 0;
+        if (!updated) s = d.apply(a, lda, j, perm);
+        if (s) s = d.block_row(a, lda, j, jb, j2, j3, updated);
+        if (s) s = d.panel_update(a, lda, m, j2, jb2, updated ? j : 0);
         if (s) s = record_wait(la.fork, st, la.side);
         side.pl = &sc->plan[(step + 1) & 1];
         if (s) s = side.panel_factor(a, lda, m, j2, jb2, ipiv);
         if (s) s = check(cudaEventRecord(la.join, la.side), "cudaEventRecord");
-        if (s) s = d.block_row(a, lda, j, jb, j2 + jb2, c1);
+        if (s && updated) s = d.apply(a, lda, j, perm);
+        if (s) s = d.block_row(a, lda, j, jb, j3, c1);
+        early = 0;
+        if (s && j3 < steps_end) {
+          s = d.update(a, lda, m, j2, 0, j3, j3 + std::min<int64_t>(nb, steps_end - j3));
+          early = j2;
+        }
         if (s && feed) s = feed->finished(j2);
         if (s) s = check(cudaStreamWaitEvent(st, la.join, 0), "cudaStreamWaitEvent");
         ahead = true;
       } else {
+        early = 0;
+        if (s) s = d.apply(a, lda, j, perm);
         if (s) s = d.block_row(a, lda, j, jb, j2, c1);
         if (s && feed) s = feed->finished(j2);
       }

@@ -20,24 +20,29 @@ namespace gpueig::gpu {
 // DGEMMs, which only pays while they are small anyway.
 inline int getrf_block(int64_t mn) { return mn < 12288 ? 64 : 128; }
 
-// Blocks a look-ahead panel (factored on the side stream beside the block row's DGEMM) spreads
-// over, of the device's `sms`. Fewer blocks leave SMs to the DGEMM but give each thread more
-// rows (or a narrower kernel), and the panel's per-column latency grows. Measured on the H200
-// (gpueig_bench --getrf's look-ahead sweep, 2026-11-28, medians of 3, 132 SMs): n = 8192 (nb
-// 64) 41.94 ms with 132 blocks, 40.36 with 110, 39.69 with 88, 39.57 with 66, 48.7 with 44
-// (42.15 without look-ahead); n = 16384 (nb 128) 144.80 with 132, 147.46 with 110, 146.58 with
-// 88, 147.96 with 66 (147.05 without).
+// Blocks a look-ahead panel (factored on the side stream beside the block row's and the early
+// update's DGEMMs) spreads over, of the `sms` a launch may take (the SMs, at most 128): half of
+// them. Fewer blocks leave SMs to the DGEMMs but give each thread more rows (or a narrower
+// kernel), and the panel's per-column latency grows. Measured on the H200 (132 SMs, so 64
+// blocks; gpueig_bench --getrf-sweep, 2026-11-28, runs interleaved with cuSOLVER, medians of 3,
+// of 2 at 32768), ms with 88 / 77 / 66 / 64 / 60 / 55 / 44 blocks:
+//   n = 8192  (nb 64):  34.93 / 34.10 / 32.97 / 32.91 / 34.47 / 36.83 / 42.20 (in order 41.60)
+//   n = 16384 (nb 128): 135.71 / 135.30 / 133.97 / 133.32 / 133.92 / 133.93 / 140.32 (145.97)
+//   n = 32768 (nb 128): 699.98 / 692.72 / 681.88 / 683.00 / 684.91 / 683.73 / 683.17 (714.14)
+// (an earlier run with 128 blocks: 136.00 at 16384, 716.27 at 32768). Block sizes with half
+// the SMs: n = 8192 33.11 / 36.13 / 38.43 ms with nb 64 / 128 / 256, n = 16384 139.07 /
+// 132.97 / 143.19.
 //
-// Look-ahead itself pays up to 16384 (the same runs, interleaved with cuSOLVER, medians of 5:
-// 39.55 against 42.03 ms in order at 8192, 144.50 against 146.73 at 16384) and costs at 32768
-// (739.70 against 724.44): there the block row's DGEMM is long enough to keep every SM busy and
-// the panel's SMs only slow it. A tall matrix has a short block row beside a tall panel: at
-// 65536 x 2048 look-ahead took 23.35 ms against 21.65 in order (cuSOLVER 22.3-22.4), at 65536 x
-// 128 1.006 against 0.976; 2^20 x 32 and 2^20 x 256 within 1% either way. So it is used for
-// square and wide shapes below 24576 and tall ones up to m = 4 n (between 4 and 32 not measured).
-inline bool getrf_lookahead(int64_t m, int64_t n) { return std::min(m, n) < 24576 && m <= 4 * n; }
+// Look-ahead pays at every square size measured (in the same runs, cuSOLVER 37.65 / 136.04 /
+// 711.28 ms). A tall matrix has a short block row beside a tall panel, and the panel's SMs only
+// slow the rest (forced on against in order, --getrf-tall, the same day, medians of 5):
+// 65536 x 2048 22.91 against 21.68 ms, 2^20 x 256 14.66 against 13.96, 65536 x 128 1.057
+// against 0.993, 2^20 x 32 and 2^18 x 64 within 0.5%. So it is used for square and wide shapes
+// and for tall ones up to m = 4 n (between 4 and 32 not measured).
+inline bool getrf_lookahead(int64_t m, int64_t n) { return m <= 4 * n; }
 inline int getrf_side_blocks(int64_t mn, int sms) {
-  return getrf_block(mn) == 64 ? (2 * sms + 2) / 3 : sms;
+  (void)mn;
+  return (sms + 1) / 2;
 }
 
 // Device scratch getrf_device needs (pivot candidates of the panel kernel, the flags).

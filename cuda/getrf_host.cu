@@ -15,6 +15,7 @@
 #include "context.hpp"
 #include "hardware.hpp"
 #include "device_util.hpp"
+#include "env.hpp"
 #include "getrf.hpp"
 #include "gpueig.h"
 #include "staging.hpp"
@@ -60,6 +61,7 @@ class Events {
 class Feed final : public GetrfFeed {
  public:
   static constexpr int64_t kGroup = 256;
+  static constexpr int64_t kRowStrip = 1024;
 
   Feed(Context &ctx, cudaStream_t compute, cudaStream_t copy, double *a, int64_t lda, double *dA,
        int64_t ldd, int64_t m, int64_t n, int *nonfinite)
@@ -97,15 +99,19 @@ class Feed final : public GetrfFeed {
   // Transfer side, part 2: the factors into the caller's array as they become final. For a
   // group of steps ending at row and column g1 (starting at g0) that is rows 0:g1 of its
   // columns g0:g1 and rows g0:g1 of the columns 0:g0 to its left: later interchanges touch rows
-  // >= g1 only. After the last step, the rest: what the last group left, rows mn:m (m > n),
-  // columns mn:n (m < n). All through one download pipeline. Returns when all is in `a`, or
-  // early (nothing more written) if the factorization failed.
+  // >= g1 only. The columns go down at once; the rows left of the group (L's, a column's piece
+  // only g1 - g0 rows long) from l0 on only: rows l0:g1 of the columns 0:l0 go down together
+  // once they are kRowStrip rows (short pieces make slow copies). After the last step, the rest:
+  // what the last group and row strip left, rows mn:m (m > n), columns mn:n (m < n). All through
+  // one download pipeline. Returns when all is in `a`, or early (nothing more written) if the
+  // factorization failed.
   Status drain() {
     // wrote_ is set once a piece lands in the caller's array: from then on a failure leaves it
     // part written.
     Downloader out(ctx_, copy_, &wrote_);
     const int64_t mn = std::min(m_, n_);
-    int64_t g0 = 0;
+    const int64_t strip = env::integer("GPUEIG_GETRF_ROW_STRIP", kRowStrip, 1);
+    int64_t g0 = 0, l0 = 0;
     for (size_t next = 0;; ++next) {
       std::unique_lock<std::mutex> lock(mutex_);
       changed_.wait(lock, [&] { return groups_.size() > next || closed_; });
@@ -114,13 +120,18 @@ class Feed final : public GetrfFeed {
       const auto [g1, done] = groups_[next];
       lock.unlock();
       Status s = Status::success();
-      if (!(s = out.add(region(0, g1, g0, g1, done))) || !(s = out.add(region(g0, g1, 0, g0))))
+      if (!(s = out.add(region(0, g1, g0, g1, done))) || !(s = out.add(region(g0, g1, l0, g0))))
         return s;
+      if (g1 - l0 >= strip) {
+        if (!(s = out.add(region(l0, g1, 0, l0)))) return s;
+        l0 = g1;
+      }
       g0 = g1;
     }
     Status s = Status::success();
-    if (!(s = out.add(region(0, mn, g0, mn, end_))) || !(s = out.add(region(g0, mn, 0, g0))) ||
-        !(s = out.add(region(mn, m_, 0, mn))) || !(s = out.add(region(0, m_, mn, n_))))
+    if (!(s = out.add(region(0, mn, g0, mn, end_))) || !(s = out.add(region(g0, mn, l0, g0))) ||
+        !(s = out.add(region(l0, mn, 0, l0))) || !(s = out.add(region(mn, m_, 0, mn))) ||
+        !(s = out.add(region(0, m_, mn, n_))))
       return s;
     return out.finish();
   }
