@@ -34,6 +34,7 @@ echo "fuzz.sh: built in $((t1 - t0)) s; fuzzing ${#targets[@]} targets x ${secs}
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:print_stacktrace=1:symbolize=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:print_summary=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export OPENBLAS_NUM_THREADS=1
+. "$root/tools/openblas-env.sh"
 if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && ! command -v llvm-symbolizer >/dev/null; then
   for s in /usr/bin/llvm-symbolizer-14 /usr/lib/llvm-14/bin/llvm-symbolizer; do
     if [ -x "$s" ]; then export ASAN_SYMBOLIZER_PATH="$s"; break; fi

@@ -45,16 +45,7 @@ echo "sanitize.sh: built with $cxx + $flags in $((t1 - t0)) s"
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:print_stacktrace=1:verify_asan_link_order=0:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:print_summary=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
-# Debian 12's OpenBLAS 0.3.21 does not know some newer Xeons ("Intel(R) Xeon(R) Processor" with
-# AVX-512 FP16) and falls back to its Prescott kernels, whose dsymv_L reads past the end of
-# exactly sized arrays: a SEGV inside OpenBLAS wherever an array ends at an unmapped page, which
-# ASan's allocator makes likely (LAPACK's DSYTRD calls it; seen 2026-11-28 in test_sytrd_cpu,
-# test_toeplitz_cpu and concurrency_fake_device; a plain C call of dsymv_ on arrays placed
-# against a guard page crashes the same way with the Prescott kernels and not with Haswell's).
-# On a machine with AVX2, unless the caller chose, take the Haswell kernels.
-if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
-  export OPENBLAS_CORETYPE=Haswell
-fi
+. "$root/tools/openblas-env.sh"
 
 status=0
 # Two passes. faults_cpu_* require resident memory to stay flat over 1000 forced repetitions
