@@ -338,43 +338,36 @@ void transfer_probe(int n) {
   double *d;
   CUDA_OK(cudaMalloc(&d, bytes));
   const size_t pitch = size_t(n) * sizeof(double);
-  std::vector<double> up, down;
-  for (int r = 0; r < 4; ++r) {
-    const double u = host_ms(0, [] {}, [&] {
-      if (!gpueig::gpu::upload(*ctx, d, pitch, a.data(), pitch, pitch, n)) std::exit(2);
-      CUDA_OK(cudaStreamSynchronize(ctx->stream()));
+  // The whole matrix up, the whole matrix down, then row strips down (the rows of L left of a
+  // group of steps: short pieces of every column), interleaved.
+  const std::vector<int> strips{256, 1024, 2048};
+  std::vector<std::function<void()>> runs{
+      [&] {
+        if (!gpueig::gpu::upload(*ctx, d, pitch, a.data(), pitch, pitch, n)) std::exit(2);
+        CUDA_OK(cudaStreamSynchronize(ctx->stream()));
+      },
+      [&] {
+        if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, pitch, n)) std::exit(2);
+      }};
+  for (int rows : strips)
+    runs.push_back([&, rows] {
+      if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, rows * sizeof(double), n))
+        std::exit(2);
     });
-    const double w = host_ms(0, [] {}, [&] {
-      if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, pitch, n)) std::exit(2);
-    });
-    if (r > 0) {
-      up.push_back(u);
-      down.push_back(w);
-    }
-  }
+  const auto t = interleaved_host(3, [] {}, runs);
+  const double up = median(t[0]), down = median(t[1]);
   std::printf("  getrf host transfers: n=%d  staged upload %8.3f ms (%5.1f GB/s)  staged download"
-              " %8.3f ms (%5.1f GB/s)\n", n, median(up), bytes / median(up) / 1e6, median(down),
-              bytes / median(down) / 1e6);
-  // Row strips (the rows of L left of a group of steps: short pieces of every column).
-  for (int rows : {256, 1024, 2048}) {
-    std::vector<double> t;
-    for (int r = 0; r < 4; ++r) {
-      const double w = host_ms(0, [] {}, [&] {
-        if (!gpueig::gpu::download(*ctx, a.data(), pitch, d, pitch, rows * sizeof(double), n))
-          std::exit(2);
-      });
-      if (r > 0) t.push_back(w);
-    }
-    const double mb = double(rows) * n * sizeof(double) / 1e6;
-    std::printf("  getrf host transfers: row strip %d x %d down %8.3f ms (%5.1f GB/s)\n", rows, n,
-                median(t), mb / median(t));
-  }
+              " %8.3f ms (%5.1f GB/s)\n", n, up, bytes / up / 1e6, down, bytes / down / 1e6);
+  for (size_t i = 0; i < strips.size(); ++i)
+    std::printf("  getrf host transfers: row strip %d x %d down %8.3f ms (%5.1f GB/s)\n",
+                strips[i], n, median(t[2 + i]),
+                double(strips[i]) * n * sizeof(double) / 1e6 / median(t[2 + i]));
   cudaFree(d);
 }
 
-// The host call at n with look-ahead by the library's rule and off, interleaved (printed: the
-// data for the streamed path's own look-ahead choice).
-// ... and with L's row strips downloaded every 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP).
+// The host call at n with look-ahead by the library's rule and off, and L's rows downloaded in
+// strips of 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP), interleaved (printed: the data
+// for Feed::kRowStrip and the streamed path's look-ahead).
 void host_lookahead(int n, int reps) {
   const size_t count = size_t(n) * n;
   std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);

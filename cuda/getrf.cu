@@ -888,7 +888,7 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   Driver side = d;  // the look-ahead's panels: on the side stream, over the share of the SMs
   side.st = la.side;
   side.blas = la.blas;
-  side.spread = getrf_side_blocks(mn, d.sms);
+  side.spread = getrf_side_blocks(d.sms);
   if (const int64_t b = env::integer("GPUEIG_GETRF_SIDE_BLOCKS", 0, 0, kMaxBlocks); b > 0)
     side.spread = static_cast<int>(b);
   Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");

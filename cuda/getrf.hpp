@@ -40,10 +40,7 @@ inline int getrf_block(int64_t mn) { return mn < 12288 ? 64 : 128; }
 // against 0.993, 2^20 x 32 and 2^18 x 64 within 0.5%. So it is used for square and wide shapes
 // and for tall ones up to m = 4 n (between 4 and 32 not measured).
 inline bool getrf_lookahead(int64_t m, int64_t n) { return m <= 4 * n; }
-inline int getrf_side_blocks(int64_t mn, int sms) {
-  (void)mn;
-  return (sms + 1) / 2;
-}
+inline int getrf_side_blocks(int sms) { return (sms + 1) / 2; }
 
 // Device scratch getrf_device needs (pivot candidates of the panel kernel, the flags).
 size_t getrf_scratch_bytes();
