@@ -266,9 +266,12 @@ void panel_probe(const Gpu &g) {
   }
 }
 
-// Host calls: ours (GPU forced) vs the plain cuSOLVER way and, where asked, OpenBLAS dgetrf,
-// runs interleaved (each from a fresh copy of the matrix, untimed), medians of `reps` after a
-// warm-up round.
+// Host calls: ours (GPU forced) vs our own device-resident factorization of the same matrix
+// (timed by the host clock too, call to synchronize: the host call's transfers cost what it
+// takes beyond it), the plain cuSOLVER way and, where asked, OpenBLAS dgetrf, runs interleaved
+// (each from a fresh copy of the matrix, untimed), medians of `reps` after a warm-up round.
+// (OpenBLAS's threads spin for a while after each of its calls and slow the host calls run
+// next to them: it is asked for only where it is the anchor, n <= 4096.)
 void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   const size_t count = size_t(n) * n;
   std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);
@@ -290,6 +293,26 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
     backend = gpueig_last_backend();
     gpueig_set_backend("auto");
   };
+  // Our device-resident call on the same matrix (dev reset from dev0 before every run).
+  double *dev0, *dev;
+  int *dflags;
+  void *scratch;
+  CUDA_OK(cudaMalloc(&dev0, count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&dev, count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&dflags, 2 * sizeof(int)));
+  CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::getrf_scratch_bytes()));
+  CUDA_OK(cudaMemcpy(dev0, a0.data(), count * sizeof(double), cudaMemcpyHostToDevice));
+  std::string dev_backend = "gpu";
+  auto device = [&] {
+    if (!gpueig::gpu::getrf_device(g.blas, g.st, n, n, dev, n, dpiv, dflags, dflags + 1, scratch))
+      dev_backend = "FAILED";
+    CUDA_OK(cudaStreamSynchronize(g.st));
+  };
+  auto reset = [&] {
+    a = a0;
+    CUDA_OK(cudaMemcpyAsync(dev, dev0, count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+    CUDA_OK(cudaStreamSynchronize(g.st));
+  };
   auto plain = [&] {
     CUDA_OK(cudaMemcpy(d, a.data(), count * sizeof(double), cudaMemcpyHostToDevice));
     SOLVER_OK(cusolverDnDgetrf(g.solver, n, n, d, n, work, dpiv, dinfo));
@@ -298,20 +321,34 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   };
   int info = 0;
   auto openblas = [&] { dgetrf_(&n, &n, a.data(), &n, ipiv.data(), &info); };
-  std::vector<std::function<void()>> runs{ours, plain};
+  std::vector<std::function<void()>> runs{ours, plain, device};
   if (with_openblas) runs.push_back(openblas);
-  const auto t = interleaved_host(reps, [&] { a = a0; }, runs);
+  const auto t = interleaved_host(reps, reset, runs);
   std::vector<double> acc;
-  for (auto &run : runs) {
+  for (size_t i = 0; i < 2; ++i) {
     a = a0;
-    run();
+    runs[i]();
     acc.push_back(probe_ratio(n, n, a0, a, ipiv));
   }
-  std::printf("  getrf host call: n=%d  ours %9.3f ms  plain cuSOLVER %9.3f ms", n, median(t[0]), median(t[1]));
-  if (with_openblas) std::printf("  OpenBLAS %9.3f ms", median(t[2]));
-  std::printf("  runs:");
-  for (size_t k = 0; k < t[0].size(); ++k) std::printf(" %.2f/%.2f", t[0][k], t[1][k]);
+  if (with_openblas) {
+    a = a0;
+    openblas();
+    acc.push_back(probe_ratio(n, n, a0, a, ipiv));
+  }
+  const double t_dev = median(t[2]);
+  std::printf("  getrf host call: n=%d  ours %9.3f ms  device-resident %9.3f ms (%s; host call %+.2f"
+              " ms)  plain cuSOLVER %9.3f ms", n, median(t[0]), t_dev, dev_backend.c_str(),
+              median(t[0]) - t_dev, median(t[1]));
+  if (with_openblas) std::printf("  OpenBLAS %9.3f ms", median(t[3]));
+  std::printf("  runs (ours/device/plain):");
+  for (size_t k = 0; k < t[0].size(); ++k) std::printf(" %.2f/%.2f/%.2f", t[0][k], t[2][k], t[1][k]);
   std::printf("\n");
+  Row h{"getrf", "random, square", "host", n, backend, median(t[0]), "our device-resident call",
+        t_dev, acc[0], -1, 0};
+  h.ours_gflops = gflops(n, h.ours_ms);
+  h.anchor_gflops = gflops(n, h.anchor_ms);
+  g_rows.push_back(h);
+  for (void *q : {(void *)dev0, (void *)dev, (void *)dflags, scratch}) cudaFree(q);
   Row r{"getrf", "random, square", "host", n, backend, median(t[0]),
         "pageable upload + cuSOLVER + download", median(t[1]), acc[0], acc[1], 0};
   r.ours_gflops = gflops(n, r.ours_ms);
@@ -319,7 +356,7 @@ void host_rows(const Gpu &g, int n, int reps, bool with_openblas) {
   g_rows.push_back(r);
   for (void *q : {(void *)d, (void *)dpiv, (void *)dinfo, (void *)work}) cudaFree(q);
   if (!with_openblas) return;
-  Row o{"getrf", "random, square", "host", n, backend, median(t[0]), "OpenBLAS dgetrf", median(t[2]),
+  Row o{"getrf", "random, square", "host", n, backend, median(t[0]), "OpenBLAS dgetrf", median(t[3]),
         acc[0], acc[2], 0};
   o.ours_gflops = gflops(n, o.ours_ms);
   o.anchor_gflops = gflops(n, o.anchor_ms);
@@ -338,8 +375,8 @@ void transfer_probe(int n) {
   double *d;
   CUDA_OK(cudaMalloc(&d, bytes));
   const size_t pitch = size_t(n) * sizeof(double);
-  // The whole matrix up, the whole matrix down, then row strips down (the rows of L left of a
-  // group of steps: short pieces of every column), interleaved.
+  // The whole matrix up, the whole matrix down, then row strips down (what the host call
+  // downloads as the steps finish rows: short pieces of every column), interleaved.
   const std::vector<int> strips{256, 1024, 2048};
   std::vector<std::function<void()>> runs{
       [&] {
@@ -365,9 +402,9 @@ void transfer_probe(int n) {
   cudaFree(d);
 }
 
-// The host call at n with look-ahead by the library's rule and off, and L's rows downloaded in
-// strips of 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP), interleaved (printed: the data
-// for Feed::kRowStrip and the streamed path's look-ahead).
+// The host call at n with look-ahead by the library's rule and off, and the factors downloaded
+// in row strips of at least 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP), interleaved
+// (printed: the data for Feed::kRowStrip and the streamed path's look-ahead).
 void host_lookahead(int n, int reps) {
   const size_t count = size_t(n) * n;
   std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);
@@ -395,6 +432,29 @@ void host_lookahead(int n, int reps) {
     for (double x : t[i]) std::printf(" %.2f", x);
     std::printf("\n");
   }
+}
+
+// The streamed host call's factorization alone at n: getrf_device with a feed whose chunks are
+// all there already (arrive() and finished() return at once) against the same call without a
+// feed, interleaved, medians of 5 (printed): what the chunks cost besides the transfers (each
+// chunk's admission; look-ahead stops at a chunk's last step).
+struct ReadyFeed final : gpueig::gpu::GetrfFeed {
+  gpueig::gpu::Status arrive(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
+  gpueig::gpu::Status finished(int64_t) override { return gpueig::gpu::Status::success(); }
+};
+void fed_probe(const Gpu &g, int64_t n) {
+  const DeviceLu d(n, g.st, 7);
+  void *buffers;
+  CUDA_OK(cudaMalloc(&buffers, gpueig::gpu::getrf_feed_bytes(n, n)));
+  ReadyFeed feed;
+  auto fed = [&] {
+    gpueig::gpu::getrf_device(g.blas, g.st, n, n, d.a, n, d.ipiv, d.flags, d.flags + 1, d.scratch, 0,
+                              &feed, buffers);
+  };
+  const auto t = interleaved(g.st, 5, [&] { d.reset(); }, {[&] { d.ours(g.blas); }, fed});
+  std::printf("  getrf fed factorization: n=%lld  without a feed %9.3f ms  fed in chunks %9.3f ms\n",
+              (long long)n, median(t[0]), median(t[1]));
+  cudaFree(buffers);
 }
 
 // Host call, GPU forced vs OpenBLAS dgetrf, small sizes: where auto should switch.
@@ -553,6 +613,7 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, b
   } else {
     panel_probe(g);
     if (panel_only) {
+      for (int64_t n : {8192, 16384, 32768}) fed_probe(g, n);
       transfer_probe(16384);
       for (int n : {4096, 8192, 16384, 32768}) host_lookahead(n, n < 32768 ? 5 : 3);
     }
@@ -564,7 +625,7 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, b
     if (!quick) device_rows(g, 32768, 5, false);
     host_rows(g, 2048, 7, true);
     host_rows(g, 4096, 7, true);
-    host_rows(g, 8192, 5, !quick);
+    host_rows(g, 8192, 5, false);
     host_rows(g, 16384, 5, false);
     transfer_probe(16384);
     if (!quick) host_rows(g, 32768, 5, false);

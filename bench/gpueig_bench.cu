@@ -14,8 +14,8 @@
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--sytrd]
 //          [--sytrd-values]
 //          [--toeplitz] [--stedc] [--stein]
-//   (only those rows; --getrf-panel: the getrf panel timings and the host
-//   transfers alone; --getrf-sweep: getrf's look-ahead and block-size sweeps; --sytrd-values: sytrd's
+//   (only those rows; --getrf-panel: the getrf panel timings, the streamed factorization
+//   without its transfers and the host transfers alone; --getrf-sweep: getrf's look-ahead and block-size sweeps; --sytrd-values: sytrd's
 //   device-resident values rows alone, n = 512 .. 8192)
 #include <cuda_runtime.h>
 #include <cusparse.h>

@@ -55,12 +55,15 @@ class Events {
 // The transfers of the caller's matrix around getrf_device (a GetrfFeed). stage() sends the
 // chunks up on the copy stream, each checked for NaN and Inf there, and announces each one;
 // arrive() (on the factorization's thread) makes the compute stream wait for it. finished()
-// records an event each kGroup columns; drain() copies back what each group finished (see
+// records an event each kGroup columns; drain() copies back the rows the groups finished (see
 // there). stage() then drain() run on the transfer thread, or, for a small matrix, on the
 // caller's thread before and after the factorization.
 class Feed final : public GetrfFeed {
  public:
   static constexpr int64_t kGroup = 256;
+  // Rows a download strip takes at least: a strip of every column of n = 16384 moved at 24.6 /
+  // 38.7 / 46.3 GB/s with 256 / 1024 / 2048 rows, whole columns at 51.8 (gpueig_bench
+  // --getrf's transfer probe, H200, 2026-11-28); taller strips wait longer for their rows.
   static constexpr int64_t kRowStrip = 1024;
 
   Feed(Context &ctx, cudaStream_t compute, cudaStream_t copy, double *a, int64_t lda, double *dA,
@@ -96,42 +99,50 @@ class Feed final : public GetrfFeed {
     return s;
   }
 
-  // Transfer side, part 2: the factors into the caller's array as they become final. For a
-  // group of steps ending at row and column g1 (starting at g0) that is rows 0:g1 of its
-  // columns g0:g1 and rows g0:g1 of the columns 0:g0 to its left: later interchanges touch rows
-  // >= g1 only. The columns go down at once; the rows left of the group (L's, a column's piece
-  // only g1 - g0 rows long) from l0 on only: rows l0:g1 of the columns 0:l0 go down together
-  // once they are kRowStrip rows (short pieces make slow copies). After the last step, the rest:
-  // what the last group and row strip left, rows mn:m (m > n), columns mn:n (m < n). All through
-  // one download pipeline. Returns when all is in `a`, or early (nothing more written) if the
+  // Transfer side, part 2: the factors into the caller's array as they become final, in row
+  // strips. Once the steps up to row and column g1 are queued on a chunk's columns 0:c1, rows
+  // 0:g1 of those columns are final: later interchanges touch rows >= g1 only, U's rows right
+  // of the diagonal come from block rows that run to the chunk's end before finished(), and a
+  // chunk's admission gives its columns rows 0:c0 at once. So each strip is rows r0:g1 of every
+  // column that has arrived (plus rows 0:r0 of the columns that arrived since the last strip):
+  // the bytes come free at the factorization's pace of rows, not back-loaded as they would be
+  // column by column (L's rows left of a group are final only once the group is done). Strips
+  // of at least kRowStrip rows (short pieces make slow copies; GPUEIG_GETRF_ROW_STRIP, a bench
+  // hook, changes it). After the last step, the rest: rows r0:m of all columns. All through one
+  // download pipeline. Returns when all is in `a`, or early (nothing more written) if the
   // factorization failed.
   Status drain() {
     // wrote_ is set once a piece lands in the caller's array: from then on a failure leaves it
     // part written.
     Downloader out(ctx_, copy_, &wrote_);
-    const int64_t mn = std::min(m_, n_);
     const int64_t strip = env::integer("GPUEIG_GETRF_ROW_STRIP", kRowStrip, 1);
-    int64_t g0 = 0, l0 = 0;
-    for (size_t next = 0;; ++next) {
+    int64_t r0 = 0, c0 = 0;  // rows 0:r0 of columns 0:c0 are down (or queued)
+    Status s = Status::success();
+    for (size_t next = 0;;) {
       std::unique_lock<std::mutex> lock(mutex_);
       changed_.wait(lock, [&] { return groups_.size() > next || closed_; });
       if (aborted_) return Status::fail(Status::device_error, "factorization failed");
       if (groups_.size() <= next) break;
-      const auto [g1, done] = groups_[next];
-      lock.unlock();
-      Status s = Status::success();
-      if (!(s = out.add(region(0, g1, g0, g1, done))) || !(s = out.add(region(g0, g1, l0, g0))))
-        return s;
-      if (g1 - l0 >= strip) {
-        if (!(s = out.add(region(l0, g1, 0, l0)))) return s;
-        l0 = g1;
+      // The first group a strip's height below the last strip, and any later one whose steps
+      // are done already (one strip for all of them). Not simply the newest group: the steps
+      // are queued far ahead of the GPU, and a strip up to the newest would wait for it.
+      size_t k = next;
+      while (k < groups_.size() && groups_[k].rows - r0 < strip) ++k;
+      if (k == groups_.size()) {
+        next = k;
+        continue;
       }
-      g0 = g1;
+      next = k + 1;
+      while (k + 1 < groups_.size() && cudaEventQuery(groups_[k + 1].done) == cudaSuccess) next = ++k + 1;
+      const Group g = groups_[k];
+      lock.unlock();
+      if (!(s = out.add(region(0, r0, c0, g.cols, g.done))) ||
+          !(s = out.add(region(r0, g.rows, 0, g.cols))))
+        return s;
+      r0 = g.rows;
+      c0 = g.cols;
     }
-    Status s = Status::success();
-    if (!(s = out.add(region(0, mn, g0, mn, end_))) || !(s = out.add(region(g0, mn, l0, g0))) ||
-        !(s = out.add(region(l0, mn, 0, l0))) || !(s = out.add(region(mn, m_, 0, mn))) ||
-        !(s = out.add(region(0, m_, mn, n_))))
+    if (!(s = out.add(region(0, r0, c0, n_, end_))) || !(s = out.add(region(r0, m_, 0, n_))))
       return s;
     return out.finish();
   }
@@ -163,7 +174,8 @@ class Feed final : public GetrfFeed {
     return s;
   }
 
-  Status arrive(int64_t c0, int64_t) override {
+  Status arrive(int64_t c0, int64_t c1) override {
+    arrived_end_ = c1;
     const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
     cudaEvent_t up = nullptr;
     {
@@ -182,7 +194,7 @@ class Feed final : public GetrfFeed {
     Status s = events_.record(compute_, &done);
     if (!s) return s;
     std::lock_guard<std::mutex> lock(mutex_);
-    groups_.emplace_back(j, done);
+    groups_.push_back(Group{j, arrived_end_, done});
     changed_.notify_all();
     return s;
   }
@@ -205,14 +217,20 @@ class Feed final : public GetrfFeed {
   int *nonfinite_;
   const std::vector<int64_t> chunks_;
   Events events_;
-  int64_t last_group_ = 0;  // factorization side only
+  int64_t last_group_ = 0;   // factorization side only
+  int64_t arrived_end_ = 0;  // (the same) columns 0:arrived_end_ have arrived
 
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<cudaEvent_t> arrived_;  // chunk k's upload, in order
   bool upload_failed_ = false;
   Status why_;
-  std::vector<std::pair<int64_t, cudaEvent_t>> groups_;  // (g1, its last step done)
+  // The steps up to `rows` queued on the columns 0:cols that had arrived; `done` follows them.
+  struct Group {
+    int64_t rows, cols;
+    cudaEvent_t done;
+  };
+  std::vector<Group> groups_;
   cudaEvent_t end_ = nullptr;
   bool closed_ = false, aborted_ = false;
   bool wrote_ = false;  // transfer side only

@@ -13,8 +13,9 @@
 namespace gpueig::gpu {
 namespace {
 
-// A few host threads that memcpy between the caller's arrays and the pinned ring: one thread
-// cannot keep up with PCIe (about 10 GB/s for memcpy against about 50 GB/s for the link).
+// Host threads that memcpy between the caller's arrays and the pinned ring: one thread cannot
+// keep up with PCIe (about 9 GB/s for memcpy against about 55 GB/s for the link; the count is
+// tuning::kCopyThreadsMax's).
 class CopyPool {
  public:
   static CopyPool &get() {
@@ -53,7 +54,8 @@ class CopyPool {
  private:
   CopyPool() {
     const unsigned hw = std::thread::hardware_concurrency();
-    const int n = std::clamp(static_cast<int>(hw) / 2, 1, 8) - 1;  // leave cores to the caller
+    // (the caller's thread is one of the parts; one more is left to the caller's other work)
+    const int n = std::clamp(static_cast<int>(hw) - 1, 1, tuning::kCopyThreadsMax) - 1;
     for (int i = 0; i < n; ++i) workers_.emplace_back([this, i] { loop(i + 1); });
   }
 

@@ -155,6 +155,15 @@ constexpr size_t kStagingMinBytes = size_t(4) << 20;
 // pieces; three buffers let one fill, one transfer and one drain at a time.
 constexpr int kRingBuffers = 3;
 constexpr size_t kRingChunkBytes = size_t(16) << 20;
+// Host threads that copy between the caller's arrays and the ring: all but one of the machine's
+// (the one left is the caller's, which queues the GPU work meanwhile), at most this many. An
+// emulation of the ring's pipeline (2 GiB through 16 MiB x 3 buffers, a barrier per piece;
+// H200 machine, 16 logical CPUs, PCIe DMA alone 54.9 GB/s each way, 2026-11-28, best of 3,
+// two runs) moved 35.8-39.0 GB/s down and 44.7-46.8 up with 8 threads, 39.4-43.6 / 52.5-53.2
+// with 12 and 50.3-53.9 / 54.1-54.3 with 16: one memcpy thread reaches about 9 GB/s. Larger
+// pieces did worse (32 MiB: 30.9-31.3 GB/s down with 8 threads; the ring then outgrows the
+// cache that the DMA writes into), and so did smaller ones (4 MiB: 29.1-29.2).
+constexpr int kCopyThreadsMax = 16;
 
 // --- gtsv ----------------------------------------------------------------------------------
 // From this many failed systems on, a batch's failed systems are re-solved on the device (one
