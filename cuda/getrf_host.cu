@@ -132,8 +132,8 @@ class Feed final : public GetrfFeed {
         next = k;
         continue;
       }
+      while (k + 1 < groups_.size() && cudaEventQuery(groups_[k + 1].done) == cudaSuccess) ++k;
       next = k + 1;
-      while (k + 1 < groups_.size() && cudaEventQuery(groups_[k + 1].done) == cudaSuccess) next = ++k + 1;
       const Group g = groups_[k];
       lock.unlock();
       if (!(s = out.add(region(0, r0, c0, g.cols, g.done))) ||
