@@ -93,7 +93,7 @@ void fill_random(cudaStream_t stream, double *a, int64_t count, uint64_t seed);
 // The getrf rows (bench/getrf_bench.cu): device-resident and host-call factorizations beside
 // cuSOLVER and OpenBLAS, the block-size sweep and the host-call crossover sweep.
 void bench_getrf(cudaStream_t stream, bool quick, bool panel_only, bool tall_only = false,
-                 bool sweep_only = false);
+                 bool sweep_only = false, bool host_only = false);
 
 // The sytrd rows (bench/sytrd_bench.cu): the two-stage method device-resident beside cuSOLVER's
 // dsytrd (values only) and dsytrd + dorgtr (with Q), beside the tree method, the host call, and

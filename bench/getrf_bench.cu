@@ -436,11 +436,12 @@ void host_lookahead(int n, int reps) {
 
 // The streamed host call's factorization alone at n: getrf_device with a feed whose chunks are
 // all there already (arrive() and finished() return at once) against the same call without a
-// feed, interleaved, medians of 5 (printed): what the chunks cost besides the transfers (each
-// chunk's admission; look-ahead stops at a chunk's last step).
+// feed, interleaved, medians of 5 (printed): what the chunks cost besides the transfers (with
+// every chunk ready from the start, the throttle's waits and the gathers' passes).
 struct ReadyFeed final : gpueig::gpu::GetrfFeed {
   gpueig::gpu::Status arrive(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
-  gpueig::gpu::Status finished(int64_t) override { return gpueig::gpu::Status::success(); }
+  bool ready(int64_t) override { return true; }
+  gpueig::gpu::Status finished(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
 };
 void fed_probe(const Gpu &g, int64_t n) {
   const DeviceLu d(n, g.st, 7);
@@ -594,14 +595,23 @@ void shape_sweep() {
 
 }  // namespace
 
-void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, bool sweep_only) {
+void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, bool sweep_only,
+                 bool host_only) {
   Gpu g{st, nullptr, nullptr};
   if (cublasCreate(&g.blas) != CUBLAS_STATUS_SUCCESS) std::exit(2);
   cublasSetStream(g.blas, st);
   SOLVER_OK(cusolverDnCreate(&g.solver));
   SOLVER_OK(cusolverDnSetStream(g.solver, st));
   std::printf("getrf:\n");
-  if (sweep_only) {  // the tuning data alone: look-ahead's side blocks and the block size
+  if (host_only) {  // issue 22's host bar: the chunks' own cost, then the host calls
+    if (quick) {  // (the admission lead's sweep: one size)
+      fed_probe(g, 16384);
+      host_rows(g, 16384, 5, false);
+    } else {
+      for (int64_t n : {8192, 16384, 32768}) fed_probe(g, n);
+      for (int n : {8192, 16384, 32768}) host_rows(g, n, 5, false);
+    }
+  } else if (sweep_only) {  // the tuning data alone: look-ahead's side blocks and the block size
     lookahead_sweep(g, 8192, 3);
     lookahead_sweep(g, 16384, 3);
     lookahead_sweep(g, 32768, 2);
@@ -620,7 +630,7 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, b
       for (int n : {4096, 8192, 16384, 32768}) host_lookahead(n, n < 32768 ? 5 : 3);
     }
   }
-  if (!panel_only && !tall_only && !sweep_only) {
+  if (!panel_only && !tall_only && !sweep_only && !host_only) {
     crossover_sweep();
     device_rows(g, 8192, 5, true);
     device_rows(g, 16384, 5, !quick);

@@ -11,11 +11,12 @@
 //         dsyevd (bench/toeplitz_bench.cu).
 //   stedc: all eigenpairs of a random tridiagonal by the device's divide and conquer beside
 //         LAPACK dstedc and dstemr on the CPU (bench/stedc_bench.cu).
-//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--sytrd]
+//   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd]
 //          [--sytrd-values]
 //          [--toeplitz] [--stedc] [--stein]
 //   (only those rows; --getrf-panel: the getrf panel timings, the streamed factorization
-//   without its transfers and the host transfers alone; --getrf-sweep: getrf's look-ahead and block-size sweeps; --sytrd-values: sytrd's
+//   without its transfers and the host transfers alone; --getrf-host: the streamed factorization
+//   without its transfers and the large host calls, issue 22's host bar alone; --getrf-sweep: getrf's look-ahead and block-size sweeps; --sytrd-values: sytrd's
 //   device-resident values rows alone, n = 512 .. 8192)
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -591,7 +592,7 @@ void print_and_save(const char *json, const std::string &gpu, double copy_gbps, 
 
 int main(int argc, char **argv) {
   const char *json = nullptr;
-  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, sweep_only = false, only_sytrd = false,
+  bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, sweep_only = false, host_only = false, only_sytrd = false,
        sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false,
        only_dev_api = false, only_structured = false;
   long long structured_n = 200000;
@@ -603,6 +604,7 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--getrf-panel")) only_getrf = panel_only = true;
     else if (!std::strcmp(argv[i], "--getrf-tall")) only_getrf = tall_only = true;
     else if (!std::strcmp(argv[i], "--getrf-sweep")) only_getrf = sweep_only = true;
+    else if (!std::strcmp(argv[i], "--getrf-host")) only_getrf = host_only = true;
     else if (!std::strcmp(argv[i], "--sytrd")) only_sytrd = true;
     else if (!std::strcmp(argv[i], "--sytrd-values")) only_sytrd = sytrd_values = true;
     else if (!std::strcmp(argv[i], "--toeplitz")) only_toeplitz = true;
@@ -612,7 +614,7 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--toeplitz-structured")) only_structured = true;
     else if (!std::strcmp(argv[i], "--structured-n") && i + 1 < argc) structured_n = std::atoll(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]]\n", argv[0]);
       return 2;
     }
   }
@@ -659,7 +661,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (only_getrf) {
-    bench::bench_getrf(s, quick, panel_only, tall_only, sweep_only);
+    bench::bench_getrf(s, quick, panel_only, tall_only, sweep_only, host_only);
     print_and_save(json, prop.name, copy, -1);
     return 0;
   }

@@ -66,6 +66,8 @@ constexpr int64_t kGatherCols = 256;  // columns of the streamed path's gather b
 // transfers took 53.7 / 47.7 / 45.2 / 45.3 ms at n = 8192 with 512 / 1024 / 2048 / 4096, and
 // 169.0 / 157.7 / 156.8 ms at 16384 with 1024 / 2048 / 4096; 43.3 and 157.9 with one chunk).
 constexpr int64_t kMaxChunk = 4096;
+// Steps a fed factorization queues ahead of the GPU, at most (Throttle).
+constexpr int kFeedAhead = 8;
 constexpr double kSfmin = 2.2250738585072014e-308;  // DLAMCH('S'): DGETF2 divides below it
 
 // Row interchanges ipiv[k0..k1) of a panel, as one permutation of the rows they touch: row
@@ -671,11 +673,13 @@ struct Driver {
     return check_launch("apply_swaps");
   }
 
-  // A chunk [c0, c1) that has just arrived: the interchanges so far, then rows 0:c0 of U.
-  Status admit(double *a, int64_t lda, int64_t m, int64_t c0, int64_t c1, const int *perm,
-               double *temp) const {
+  // Columns c0:c1 of a fed factorization, arrived and not yet touched, once the steps before
+  // row `done` are queued: those steps' interchanges (a gather through the permutation), then
+  // rows 0:done of U in one DTRSM (what those steps' block rows would have given them).
+  Status admit(double *a, int64_t lda, int64_t m, int64_t done, int64_t c0, int64_t c1,
+               const int *perm, double *temp) const {
     Status r = Status::success();
-    if (c0 == 0) return r;  // no interchanges yet, no U rows above
+    if (done == 0) return r;  // no interchanges yet, no U rows above
     for (int64_t c = c0; c < c1 && r; c += kGatherCols) {
       const int64_t w = std::min(kGatherCols, c1 - c);
       const dim3 grid(unsigned(std::min<int64_t>((m + 255) / 256, 64)), unsigned(w));
@@ -686,7 +690,7 @@ struct Driver {
                                     m * sizeof(double), w, cudaMemcpyDeviceToDevice, st),
                   "cudaMemcpy2DAsync");
     }
-    return r ? trsm_lower_unit(c0, c1 - c0, a, lda, a + c0 * lda, lda) : r;
+    return r ? trsm_lower_unit(done, c1 - c0, a, lda, a + c0 * lda, lda) : r;
   }
 
   // The launch for h rows of a kernel of width w (a power of two): the rows spread over all SMs
@@ -845,6 +849,50 @@ struct Lookahead {
   Lookahead &operator=(const Lookahead &) = delete;
 };
 
+// A fed call's thread queues its steps at most kFeedAhead steps ahead of the GPU (it waits for
+// the step kFeedAhead back), so that a chunk's arrival is looked at (GetrfFeed::ready) about
+// when the GPU gets there: a chunk that has landed comes in with the few rows of U the steps so
+// far give it. Unthrottled, the thread queues most of the factorization at once and a chunk came
+// in at the step that needed it, with a DTRSM over all the rows above (sequential down them, on
+// 4096 columns, beside nothing): 4.6 / 14.1 / 8.5 ms per call at n = 8192 / 16384 / 32768 with
+// every chunk there (the fed probe, H200, 2026-11-29); admitting a few columns each step instead
+// was slower still (a DTRSM of nb columns a step: 273 ms against 133 at 16384).
+// kFeedAhead = 8 steps (2 ms of the GPU's work at 8192, 8 at 16384) leaves the thread room for
+// the copy threads' competition for the CPU.
+class Throttle {
+ public:
+  explicit Throttle(bool want) {
+    if (!want) return;
+    for (cudaEvent_t &e : ev_)
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
+        cudaGetLastError();  // (not sticky: the call goes on unthrottled)
+        return;
+      }
+    on_ = true;
+  }
+  ~Throttle() {
+    for (cudaEvent_t e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+  Throttle(const Throttle &) = delete;
+  Throttle &operator=(const Throttle &) = delete;
+
+  // Before step `step` is queued: the step kFeedAhead back is done.
+  Status wait(int64_t step) const {
+    if (!on_ || step < kFeedAhead) return Status::success();
+    return check(cudaEventSynchronize(ev_[step % kFeedAhead]), "cudaEventSynchronize");
+  }
+  // After step `step` is queued on `st`.
+  Status mark(int64_t step, cudaStream_t st) const {
+    return on_ ? check(cudaEventRecord(ev_[step % kFeedAhead], st), "cudaEventRecord")
+               : Status::success();
+  }
+
+ private:
+  cudaEvent_t ev_[kFeedAhead] = {};
+  bool on_ = false;
+};
+
 int sm_count() {
   static int count = [] {
     int dev = 0, c = 0;
@@ -909,64 +957,87 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
         !(s = check_finite(st, a, lda, m, n, nonfinite)))
       return s;
   }
+  // With a feed the columns arrive in chunks, each admitted (Driver::admit) once it has landed
+  // (Throttle) or once a step needs it, whichever comes first. Without a feed all columns are
+  // admitted at once, before the first step.
   const std::vector<int64_t> chunks =
       feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{0, std::max<int64_t>(n, 1)};
+  const Throttle throttle(feed != nullptr);
+  size_t admitted = 0;  // chunks 0:admitted are in: columns 0:front
+  int64_t front = 0;
+  // The chunks that have landed, then those holding the columns up to `need` (the stream waits
+  // for their uploads), given the steps before row `done`.
+  auto admit = [&](int64_t need, int64_t done) {
+    Status r = Status::success();
+    for (; r && admitted + 1 < chunks.size() &&
+           (!feed || chunks[admitted] < need || feed->ready(chunks[admitted]));
+         ++admitted) {
+      const int64_t c0 = chunks[admitted], c1 = chunks[admitted + 1];
+      if (feed && (r = feed->arrive(c0, c1))) r = d.admit(a, lda, m, done, c0, c1, perm, temp);
+      if (r) front = c1;
+    }
+    return r;
+  };
+  // (each step needs the columns of its panel and the next two: the look-ahead panel and the
+  // early update's)
+  s = admit(std::min<int64_t>(n, 3 * int64_t(nb)), 0);
   bool ahead = false;  // the step's panel was factored by the side stream already
   // The next panel's columns, rows `early`:m, have the contributions of L's columns 0:early
   // already (the previous step's early update); 0: none.
   int64_t early = 0;
   int64_t step = 0;
-  for (size_t k = 0; k + 1 < chunks.size() && s; ++k) {
-    const int64_t c0 = chunks[k], c1 = chunks[k + 1], steps_end = std::min(c1, mn);
-    if (feed) {
-      if (!(s = feed->arrive(c0, c1)) || !(s = d.admit(a, lda, m, c0, c1, perm, temp))) break;
+  for (int64_t j = 0, jb = 0; j < mn && s; j += jb, ++step) {
+    if (!(s = throttle.wait(step))) break;
+    jb = std::min<int64_t>(nb, mn - j);
+    const int64_t j2 = j + jb;
+    d.pl = &sc->plan[step & 1];
+    if (!ahead) {
+      s = d.panel_update(a, lda, m, j, jb);
+      if (s) s = d.panel_factor(a, lda, m, j, jb, ipiv);
     }
-    for (int64_t j = c0; j < steps_end && s; j += nb, ++step) {
-      const int64_t jb = std::min<int64_t>(nb, steps_end - j), j2 = j + jb;
-      d.pl = &sc->plan[step & 1];
-      if (!ahead) {
-        s = d.panel_update(a, lda, m, j, jb);
-        if (s) s = d.panel_factor(a, lda, m, j, jb, ipiv);
+    ahead = false;
+    // The panel's interchanges on the columns left of it, then the block row, on the columns
+    // admitted. With look-ahead: the next panel's columns first, then what that panel still
+    // lacks of its update (all of it, or, after an early update, the contributions of this
+    // step's panel alone: a DGEMM of K = jb, which needs no interchange on the left columns
+    // yet), then its factorization on the side stream (a share of the SMs, launched first: high
+    // priority). Beside it on the call's stream: the left columns' interchanges if still due,
+    // the rest of the block row, the next columns' admission, then the early update of the
+    // panel after next (its rows j2:m, K = j2: the long DGEMM that would otherwise sit between
+    // the next panel and the one after). Rows are interchanged after that update, in the
+    // update's target and in L's columns alike, so its rows stay consistent.
+    if (s && la.on && j2 < mn) {
+      const int64_t jb2 = std::min<int64_t>(nb, mn - j2), j3 = j2 + jb2;
+      const bool updated = early == j && j > 0;
+      if (!updated) s = d.apply(a, lda, j, perm);
+      if (s) s = d.block_row(a, lda, j, jb, j2, j3, updated);
+      if (s) s = d.panel_update(a, lda, m, j2, jb2, updated ? j : 0);
+      if (s) s = record_wait(la.fork, st, la.side);
+      side.pl = &sc->plan[(step + 1) & 1];
+      if (s) s = side.panel_factor(a, lda, m, j2, jb2, ipiv);
+      if (s) s = check(cudaEventRecord(la.join, la.side), "cudaEventRecord");
+      if (s && updated) s = d.apply(a, lda, j, perm);
+      if (s) s = d.block_row(a, lda, j, jb, j3, front);
+      if (s) s = admit(std::min<int64_t>(n, j2 + 3 * int64_t(nb)), j2);
+      early = 0;
+      if (s && j3 < mn) {
+        s = d.update(a, lda, m, j2, 0, j3, j3 + std::min<int64_t>(nb, mn - j3));
+        early = j2;
       }
-      ahead = false;
-      // The panel's interchanges on the columns left of it, then the block row, on the columns
-      // of this chunk. With look-ahead: the next panel's columns first, then what that panel
-      // still lacks of its update (all of it, or, after an early update, the contributions of
-      // this step's panel alone: a DGEMM of K = jb, which needs no interchange on the left
-      // columns yet), then its factorization on the side stream (a share of the SMs, launched
-      // first: high priority). Beside it on the call's stream: the left columns' interchanges
-      // if still due, the rest of the block row, then the early update of the panel after next
-      // (its rows j2:m, K = j2: the long DGEMM that would otherwise sit between the next panel
-      // and the one after). Rows are interchanged after that update, in the update's target
-      // and in L's columns alike, so its rows stay consistent.
-      if (s && la.on && j2 < steps_end) {
-        const int64_t jb2 = std::min<int64_t>(nb, steps_end - j2), j3 = j2 + jb2;
-        const bool updated = early == j && j > 0;
-        if (!updated) s = d.apply(a, lda, j, perm);
-        if (s) s = d.block_row(a, lda, j, jb, j2, j3, updated);
-        if (s) s = d.panel_update(a, lda, m, j2, jb2, updated ? j : 0);
-        if (s) s = record_wait(la.fork, st, la.side);
-        side.pl = &sc->plan[(step + 1) & 1];
-        if (s) s = side.panel_factor(a, lda, m, j2, jb2, ipiv);
-        if (s) s = check(cudaEventRecord(la.join, la.side), "cudaEventRecord");
-        if (s && updated) s = d.apply(a, lda, j, perm);
-        if (s) s = d.block_row(a, lda, j, jb, j3, c1);
-        early = 0;
-        if (s && j3 < steps_end) {
-          s = d.update(a, lda, m, j2, 0, j3, j3 + std::min<int64_t>(nb, steps_end - j3));
-          early = j2;
-        }
-        if (s && feed) s = feed->finished(j2);
-        if (s) s = check(cudaStreamWaitEvent(st, la.join, 0), "cudaStreamWaitEvent");
-        ahead = true;
-      } else {
-        early = 0;
-        if (s) s = d.apply(a, lda, j, perm);
-        if (s) s = d.block_row(a, lda, j, jb, j2, c1);
-        if (s && feed) s = feed->finished(j2);
-      }
+      if (s && feed) s = feed->finished(j2, front);
+      if (s) s = check(cudaStreamWaitEvent(st, la.join, 0), "cudaStreamWaitEvent");
+      ahead = true;
+    } else {
+      early = 0;
+      if (s) s = d.apply(a, lda, j, perm);
+      if (s) s = d.block_row(a, lda, j, jb, j2, front);
+      if (s) s = admit(std::min<int64_t>(n, j2 + 3 * int64_t(nb)), j2);
+      if (s && feed) s = feed->finished(j2, front);
     }
+    if (s) s = throttle.mark(step, st);
   }
+  // Columns right of min(m, n) not in yet: rows 0:min(m, n) of U, all at once.
+  if (s) s = admit(n, mn);
   // The side stream joined once more (a failure may have left its last panel unjoined), so that
   // the call's stream, which the caller waits on, covers everything queued.
   if (la.on && cudaEventRecord(la.join, la.side) == cudaSuccess) cudaStreamWaitEvent(st, la.join, 0);

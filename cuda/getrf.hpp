@@ -47,18 +47,21 @@ size_t getrf_scratch_bytes();
 
 // Lets the caller stream the matrix in while it is factored, and the finished parts out (the
 // host-pointer path, cuda/getrf_host.cu). With a feed, getrf_device takes the columns in chunks
-// [c0, c1) (getrf_chunks): it calls arrive(c0, c1) before the chunk's first step and from then
-// on expects the chunk's columns at `a` as the caller had them (rows not yet interchanged).
-// Columns of later chunks are neither read nor written before their arrival, so they may be in
-// flight meanwhile. On arrival a chunk gets the row interchanges so far (a gather through a
-// permutation vector) and its rows 0:c0 of U in one DTRSM: the update Crout's block-row steps
-// would have given it. finished(j) is called once the step that completes columns 0:j is
-// queued: rows 0:j of columns 0:j are final then (later interchanges touch rows >= j only).
-// Without a feed all columns are there from the start, in one chunk.
+// [c0, c1) (getrf_chunks), in order: it calls arrive(c0, c1) before any step touches the
+// chunk's columns, and from then on expects them at `a` as the caller had them (rows not yet
+// interchanged). Columns of later chunks are neither read nor written before their arrival,
+// so they may be in flight meanwhile. A chunk comes in once ready(c0) says it has landed (asked
+// between steps, without waiting) or once a step needs its columns, whichever is first: it
+// gets the row interchanges queued so far (a gather through a permutation vector) and the rows
+// of U above the current step in one DTRSM, the update Crout's block-row steps would have given
+// it; from then on the block rows cover it. finished(j, cols) is called once the step that
+// completes columns 0:j is queued, cols being the columns in by then: rows 0:j of columns
+// 0:cols are final then (later interchanges touch rows >= j only).
 struct GetrfFeed {
   virtual ~GetrfFeed() = default;
   virtual Status arrive(int64_t c0, int64_t c1) = 0;
-  virtual Status finished(int64_t j) = 0;
+  virtual bool ready(int64_t c0) = 0;
+  virtual Status finished(int64_t j, int64_t cols) = 0;
 };
 
 // The chunks getrf_device takes with a feed, as their first columns and then n: widths 4 nb,

@@ -54,7 +54,8 @@ class Events {
 
 // The transfers of the caller's matrix around getrf_device (a GetrfFeed). stage() sends the
 // chunks up on the copy stream, each checked for NaN and Inf there, and announces each one;
-// arrive() (on the factorization's thread) makes the compute stream wait for it. finished()
+// ready() (on the factorization's thread) says whether one has landed, arrive() makes the
+// compute stream wait for it. finished()
 // records an event each kGroup columns; drain() copies back the rows the groups finished (see
 // there). stage() then drain() run on the transfer thread, or, for a small matrix, on the
 // caller's thread before and after the factorization.
@@ -100,17 +101,14 @@ class Feed final : public GetrfFeed {
   }
 
   // Transfer side, part 2: the factors into the caller's array as they become final, in row
-  // strips. Once the steps up to row and column g1 are queued on a chunk's columns 0:c1, rows
-  // 0:g1 of those columns are final: later interchanges touch rows >= g1 only, U's rows right
-  // of the diagonal come from block rows that run to the chunk's end before finished(), and a
-  // chunk's admission gives its columns rows 0:c0 at once. So each strip is rows r0:g1 of every
-  // column that has arrived (plus rows 0:r0 of the columns that arrived since the last strip):
-  // the bytes come free at the factorization's pace of rows, not back-loaded as they would be
-  // column by column (L's rows left of a group are final only once the group is done). Strips
-  // of at least kRowStrip rows (short pieces make slow copies; GPUEIG_GETRF_ROW_STRIP, a bench
-  // hook, changes it). After the last step, the rest: rows r0:m of all columns. All through one
-  // download pipeline. Returns when all is in `a`, or early (nothing more written) if the
-  // factorization failed.
+  // strips. finished(g1, c1) says that rows 0:g1 of columns 0:c1 are final once its event has
+  // completed (getrf.hpp's GetrfFeed). So each strip is rows r0:g1 of every column admitted
+  // (plus rows 0:r0 of the columns admitted since the last strip): the bytes come free at the
+  // factorization's pace of rows, not back-loaded as they would be column by column (L's rows
+  // left of a group are final only once the group is done). Strips of at least kRowStrip rows
+  // (short pieces make slow copies; GPUEIG_GETRF_ROW_STRIP, a bench hook, changes it). After
+  // the last step, the rest: rows r0:m of all columns. All through one download pipeline.
+  // Returns when all is in `a`, or early (nothing more written) if the factorization failed.
   Status drain() {
     // wrote_ is set once a piece lands in the caller's array: from then on a failure leaves it
     // part written.
@@ -174,8 +172,7 @@ class Feed final : public GetrfFeed {
     return s;
   }
 
-  Status arrive(int64_t c0, int64_t c1) override {
-    arrived_end_ = c1;
+  Status arrive(int64_t c0, int64_t /*c1*/) override {
     const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
     cudaEvent_t up = nullptr;
     {
@@ -187,14 +184,23 @@ class Feed final : public GetrfFeed {
     return check(cudaStreamWaitEvent(compute_, up, 0), "cudaStreamWaitEvent");
   }
 
-  Status finished(int64_t j) override {
+  bool ready(int64_t c0) override {
+    const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (arrived_.size() <= k) return false;
+    const cudaError_t e = cudaEventQuery(arrived_[k]);
+    if (e != cudaSuccess && e != cudaErrorNotReady) cudaGetLastError();  // (arrive() reports it)
+    return e == cudaSuccess;
+  }
+
+  Status finished(int64_t j, int64_t cols) override {
     if (j - last_group_ < kGroup) return Status::success();
     last_group_ = j;
     cudaEvent_t done = nullptr;
     Status s = events_.record(compute_, &done);
     if (!s) return s;
     std::lock_guard<std::mutex> lock(mutex_);
-    groups_.push_back(Group{j, arrived_end_, done});
+    groups_.push_back(Group{j, cols, done});
     changed_.notify_all();
     return s;
   }
@@ -218,14 +224,13 @@ class Feed final : public GetrfFeed {
   const std::vector<int64_t> chunks_;
   Events events_;
   int64_t last_group_ = 0;   // factorization side only
-  int64_t arrived_end_ = 0;  // (the same) columns 0:arrived_end_ have arrived
 
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<cudaEvent_t> arrived_;  // chunk k's upload, in order
   bool upload_failed_ = false;
   Status why_;
-  // The steps up to `rows` queued on the columns 0:cols that had arrived; `done` follows them.
+  // The steps up to `rows` queued on the columns 0:cols admitted then; `done` follows them.
   struct Group {
     int64_t rows, cols;
     cudaEvent_t done;
