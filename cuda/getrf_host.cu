@@ -55,10 +55,9 @@ class Events {
 // The transfers of the caller's matrix around getrf_device (a GetrfFeed). stage() sends the
 // chunks up on the copy stream, each checked for NaN and Inf there, and announces each one;
 // ready() (on the factorization's thread) says whether one has landed, arrive() makes the
-// compute stream wait for it. finished()
-// records an event each kGroup columns; drain() copies back the rows the groups finished (see
-// there). stage() then drain() run on the transfer thread, or, for a small matrix, on the
-// caller's thread before and after the factorization.
+// compute stream wait for it. finished() records an event each kGroup columns; drain() copies
+// back the rows the groups finished (see there). stage() then drain() run on the transfer
+// thread, or, for a small matrix, on the caller's thread before and after the factorization.
 class Feed final : public GetrfFeed {
  public:
   static constexpr int64_t kGroup = 256;
