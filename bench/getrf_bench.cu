@@ -402,36 +402,51 @@ void transfer_probe(int n) {
   cudaFree(d);
 }
 
-// The host call at n with look-ahead by the library's rule and off, and the factors downloaded
-// in row strips of at least 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP), interleaved
-// (printed: the data for Feed::kRowStrip and the streamed path's look-ahead).
-void host_lookahead(int n, int reps) {
+// The host call at n under each of `configs` (environment variables set around each call),
+// interleaved; printed with the configurations' labels.
+struct EnvConfig {
+  const char *label;
+  std::vector<std::pair<const char *, const char *>> vars;
+};
+void host_configs(int n, int reps, const std::vector<EnvConfig> &configs) {
   const size_t count = size_t(n) * n;
   std::vector<double> a0 = zoo::uniform(count, -1, 1, 5), a(count);
   std::vector<int> ipiv(n);
-  struct Config {
-    const char *mode, *strip;
-  };
-  const std::vector<Config> configs{{"auto", "256"}, {"auto", "1024"}, {"auto", "4096"},
-                                    {"off", "1024"}};
   std::vector<std::function<void()>> runs;
-  for (const Config &c : configs)
+  for (const EnvConfig &c : configs)
     runs.push_back([&, c] {
-      lookahead(c.mode);
-      setenv("GPUEIG_GETRF_ROW_STRIP", c.strip, 1);
+      for (const auto &[name, value] : c.vars) setenv(name, value, 1);
       gpueig_set_backend("gpu");
       gpu_getrf_crout(n, n, a.data(), n, ipiv.data());
       gpueig_set_backend("auto");
-      lookahead(true);
-      unsetenv("GPUEIG_GETRF_ROW_STRIP");
+      for (const auto &v : c.vars) unsetenv(v.first);
     });
   const auto t = interleaved_host(reps, [&] { a = a0; }, runs);
   for (size_t i = 0; i < configs.size(); ++i) {
-    std::printf("  getrf host call: n=%d look-ahead %-4s row strip %4s  %9.3f ms  runs:", n,
-                configs[i].mode, configs[i].strip, median(t[i]));
+    std::printf("  getrf host call: n=%d %-36s %9.3f ms  runs:", n, configs[i].label, median(t[i]));
     for (double x : t[i]) std::printf(" %.2f", x);
     std::printf("\n");
   }
+}
+
+// The host call with look-ahead by the library's rule and off, and the factors downloaded in
+// row strips of at least 256 / 1024 / 4096 rows (GPUEIG_GETRF_ROW_STRIP): the data for
+// Feed::kRowStrip and the streamed path's look-ahead.
+void host_lookahead(int n, int reps) {
+  auto config = [](const char *label, const char *mode, const char *strip) {
+    return EnvConfig{label, {{"GPUEIG_GETRF_LOOKAHEAD", mode}, {"GPUEIG_GETRF_ROW_STRIP", strip}}};
+  };
+  host_configs(n, reps, {config("look-ahead auto, row strip 256", "auto", "256"),
+                         config("look-ahead auto, row strip 1024", "auto", "1024"),
+                         config("look-ahead auto, row strip 4096", "auto", "4096"),
+                         config("look-ahead off, row strip 1024", "off", "1024")});
+}
+
+// The host call with its chunks taken in as they land (the default) and only once a step needs
+// them (GPUEIG_GETRF_FEED=lazy, the schedule before 2026-11-29).
+void host_feed(int n, int reps) {
+  host_configs(n, reps, {{"chunks in as they land", {{"GPUEIG_GETRF_FEED", "auto"}}},
+                         {"chunks in when a step needs them", {{"GPUEIG_GETRF_FEED", "lazy"}}}});
 }
 
 // The streamed host call's factorization alone at n: getrf_device with a feed whose chunks are
@@ -604,12 +619,14 @@ void bench_getrf(cudaStream_t st, bool quick, bool panel_only, bool tall_only, b
   SOLVER_OK(cusolverDnSetStream(g.solver, st));
   std::printf("getrf:\n");
   if (host_only) {  // issue 22's host bar: the chunks' own cost, then the host calls
-    if (quick) {  // (the admission lead's sweep: one size)
+    if (quick) {  // one size
       fed_probe(g, 16384);
       host_rows(g, 16384, 5, false);
+      host_feed(16384, 5);
     } else {
       for (int64_t n : {8192, 16384, 32768}) fed_probe(g, n);
       for (int n : {8192, 16384, 32768}) host_rows(g, n, 5, false);
+      for (int n : {8192, 16384}) host_feed(n, 5);
     }
   } else if (sweep_only) {  // the tuning data alone: look-ahead's side blocks and the block size
     lookahead_sweep(g, 8192, 3);

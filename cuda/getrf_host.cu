@@ -184,6 +184,7 @@ class Feed final : public GetrfFeed {
   }
 
   bool ready(int64_t c0) override {
+    if (lazy_) return false;
     const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
     std::lock_guard<std::mutex> lock(mutex_);
     if (arrived_.size() <= k) return false;
@@ -221,6 +222,9 @@ class Feed final : public GetrfFeed {
   int64_t ldd_, m_, n_;
   int *nonfinite_;
   const std::vector<int64_t> chunks_;
+  // GPUEIG_GETRF_FEED=lazy (a test hook): no chunk is ever ready, each comes in once a step
+  // needs it, with the rows of U above that step (the path a slow upload takes).
+  const bool lazy_ = env::choice("GPUEIG_GETRF_FEED", {"auto", "lazy"}, 0) == 1;
   Events events_;
   int64_t last_group_ = 0;   // factorization side only
 

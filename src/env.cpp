@@ -57,6 +57,8 @@ constexpr Variable kVariables[] = {
      "pays (auto), at every shape (on), or every step in order on one stream (off)", false},
     {"GPUEIG_GETRF_ROW_STRIP", "an integer >= 1",
      "getrf host call: the least rows a download strip of the factors takes (the bench's sweep)", true},
+    {"GPUEIG_GETRF_FEED", "auto|lazy",
+     "getrf host call: a chunk of the matrix taken in once it has landed (auto) or only once a step needs it (lazy: the tests' way to that path)", true},
     {"GPUEIG_GETRF_SIDE_BLOCKS", "an integer >= 0",
      "getrf look-ahead: blocks of a side-stream panel launch, at most (0: getrf_side_blocks's choice; the bench's sweep)", true},
     {"GPUEIG_SYTRD_CHUNK", "an integer >= 1", "sytrd: sweeps of bulge chasing per chunk", false},

@@ -135,6 +135,7 @@ sanitize() {
   san_step "$tool structured single" "$log" env GPUEIG_TOEPLITZ_CLUSTER=1 $san \
     $build/tests/test_toeplitz_structured_gpu $structured_subset
   san_step "$tool getrf side8" "$log" env GPUEIG_GETRF_LOOKAHEAD=on GPUEIG_GETRF_SIDE_BLOCKS=8 $san $build/tests/test_getrf_gpu $getrf_subset
+  san_step "$tool getrf lazy" "$log" env GPUEIG_GETRF_FEED=lazy $san $build/tests/test_getrf_gpu $getrf_subset
   san_step "$tool sytrd tree" "$log" env GPUEIG_SYTRD_METHOD=tree $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd chunks" "$log" env GPUEIG_SYTRD_CHUNK=7 $san $build/tests/test_sytrd_gpu $sytrd_small
   san_step "$tool sytrd levels" "$log" env GPUEIG_SYTRD_PANEL=levels $san $build/tests/test_sytrd_gpu $sytrd_small
