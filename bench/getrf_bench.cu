@@ -10,7 +10,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
+#include <chrono>
 #include <functional>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -449,29 +452,67 @@ void host_feed(int n, int reps) {
                          {"chunks in when a step needs them", {{"GPUEIG_GETRF_FEED", "lazy"}}}});
 }
 
-// The streamed host call's factorization alone at n: getrf_device with a feed whose chunks are
-// all there already (arrive() and finished() return at once) against the same call without a
-// feed, interleaved, medians of 5 (printed): what the chunks cost besides the transfers (with
-// every chunk ready from the start, the throttle's waits and the gathers' passes).
+// The streamed host call's factorization alone at n, against the same call without a feed,
+// interleaved, medians of 5 (printed), with two feeds that move no data:
+// - every chunk there from the start (arrive() and finished() return at once): what the chunks
+//   cost besides the transfers (the throttle's waits and the gathers' passes);
+// - chunk k there once the bytes of chunks 0..k would have crossed a link of `gbs` GB/s (a
+//   host clock from the call's start; arrive() waits for it): what the order in
+//   which columns arrive costs by itself, without host copies or DMA competing. A chunk that
+//   lands after the steps began comes in with the rows of U above the current step (one DTRSM,
+//   cuda/getrf.cu's Driver::admit), work that the steps' block rows do without a feed.
 struct ReadyFeed final : gpueig::gpu::GetrfFeed {
-  gpueig::gpu::Status arrive(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
+  gpueig::gpu::Status arrive(int64_t) override { return gpueig::gpu::Status::success(); }
   bool ready(int64_t) override { return true; }
   gpueig::gpu::Status finished(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
+};
+struct LinkFeed final : gpueig::gpu::GetrfFeed {
+  LinkFeed(int64_t n, double gbs) : chunks(gpueig::gpu::getrf_chunks(n, n)), m(n), gbs(gbs) {}
+  void start() { t0 = std::chrono::steady_clock::now(); }
+  gpueig::gpu::Status arrive(int64_t c0) override {
+    // (a bounded wait: the arrival time is at most the whole matrix's transfer time away)
+    while (!ready(c0)) std::this_thread::yield();
+    return gpueig::gpu::Status::success();
+  }
+  bool ready(int64_t c0) override {
+    const int64_t c1 = *std::upper_bound(chunks.begin(), chunks.end(), c0);
+    const double lands_ms = double(c1) * m * sizeof(double) / gbs / 1e6;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+               .count() >= lands_ms;
+  }
+  gpueig::gpu::Status finished(int64_t, int64_t) override { return gpueig::gpu::Status::success(); }
+  const std::vector<int64_t> chunks;
+  const int64_t m;
+  const double gbs;
+  std::chrono::steady_clock::time_point t0;
 };
 void fed_probe(const Gpu &g, int64_t n) {
   const DeviceLu d(n, g.st, 7);
   void *buffers;
   CUDA_OK(cudaMalloc(&buffers, gpueig::gpu::getrf_feed_bytes(n, n)));
-  ReadyFeed feed;
+  ReadyFeed ready;
+  LinkFeed link50(n, 50), link100(n, 100);
   bool failed = false;  // a failed call's time is not the factorization's
-  auto fed = [&] {
-    failed |= !gpueig::gpu::getrf_device(g.blas, g.st, n, n, d.a, n, d.ipiv, d.flags, d.flags + 1,
-                                         d.scratch, 0, &feed, buffers);
+  auto fed = [&](gpueig::gpu::GetrfFeed *feed) {
+    return [&, feed] {
+      failed |= !gpueig::gpu::getrf_device(g.blas, g.st, n, n, d.a, n, d.ipiv, d.flags,
+                                           d.flags + 1, d.scratch, 0, feed, buffers);
+    };
+  };
+  auto linked = [&](LinkFeed *feed) {
+    return [&, feed] {
+      CUDA_OK(cudaStreamSynchronize(g.st));  // (the clock starts with an idle GPU)
+      feed->start();
+      fed(feed)();
+    };
   };
   auto unfed = [&] { failed |= !d.ours(g.blas); };
-  const auto t = interleaved(g.st, 5, [&] { d.reset(); }, {unfed, fed});
-  std::printf("  getrf fed factorization: n=%lld  without a feed %9.3f ms  fed in chunks %9.3f ms%s\n",
-              (long long)n, median(t[0]), median(t[1]), failed ? "  (FAILED: times void)" : "");
+  const auto t = interleaved(g.st, 5, [&] { d.reset(); },
+                             {unfed, fed(&ready), linked(&link50), linked(&link100)});
+  std::printf("  getrf fed factorization: n=%lld  without a feed %9.3f ms  fed in chunks %9.3f ms"
+              "  arriving at 50 GB/s %9.3f ms  at 100 GB/s %9.3f ms%s\n",
+              (long long)n, median(t[0]), median(t[1]), median(t[2]), median(t[3]),
+              failed ? "  (FAILED: times void)" : "");
   cudaFree(buffers);
 }
 

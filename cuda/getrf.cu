@@ -959,21 +959,20 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   }
   // With a feed the columns arrive in chunks, each admitted (Driver::admit) once it has landed
   // (Throttle) or once a step needs it, whichever comes first. Without a feed all columns are
-  // admitted at once, before the first step.
-  const std::vector<int64_t> chunks =
-      feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{0, std::max<int64_t>(n, 1)};
+  // there from the start: no chunks, no throttle.
+  const std::vector<int64_t> chunks = feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{};
   const Throttle throttle(feed != nullptr);
   size_t admitted = 0;  // chunks 0:admitted are in: columns 0:front
-  int64_t front = 0;
+  int64_t front = feed ? 0 : n;
   // The chunks that have landed, then those holding the columns up to `need` (the stream waits
   // for their uploads), given the steps before row `done`.
   auto admit = [&](int64_t need, int64_t done) {
     Status r = Status::success();
     for (; r && admitted + 1 < chunks.size() &&
-           (!feed || chunks[admitted] < need || feed->ready(chunks[admitted]));
+           (chunks[admitted] < need || feed->ready(chunks[admitted]));
          ++admitted) {
       const int64_t c0 = chunks[admitted], c1 = chunks[admitted + 1];
-      if (feed && (r = feed->arrive(c0, c1))) r = d.admit(a, lda, m, done, c0, c1, perm, temp);
+      if ((r = feed->arrive(c0))) r = d.admit(a, lda, m, done, c0, c1, perm, temp);
       if (r) front = c1;
     }
     return r;

@@ -47,7 +47,7 @@ size_t getrf_scratch_bytes();
 
 // Lets the caller stream the matrix in while it is factored, and the finished parts out (the
 // host-pointer path, cuda/getrf_host.cu). With a feed, getrf_device takes the columns in chunks
-// [c0, c1) (getrf_chunks), in order: it calls arrive(c0, c1) before any step touches the
+// [c0, c1) (getrf_chunks), in order: it calls arrive(c0) before any step touches the
 // chunk's columns, and from then on expects them at `a` as the caller had them (rows not yet
 // interchanged). Columns of later chunks are neither read nor written before their arrival,
 // so they may be in flight meanwhile. A chunk comes in once ready(c0) says it has landed (asked
@@ -59,7 +59,7 @@ size_t getrf_scratch_bytes();
 // 0:cols are final then (later interchanges touch rows >= j only).
 struct GetrfFeed {
   virtual ~GetrfFeed() = default;
-  virtual Status arrive(int64_t c0, int64_t c1) = 0;
+  virtual Status arrive(int64_t c0) = 0;
   virtual bool ready(int64_t c0) = 0;
   virtual Status finished(int64_t j, int64_t cols) = 0;
 };

@@ -171,8 +171,8 @@ class Feed final : public GetrfFeed {
     return s;
   }
 
-  Status arrive(int64_t c0, int64_t /*c1*/) override {
-    const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
+  Status arrive(int64_t c0) override {
+    const size_t k = chunk(c0);
     cudaEvent_t up = nullptr;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -185,7 +185,7 @@ class Feed final : public GetrfFeed {
 
   bool ready(int64_t c0) override {
     if (lazy_) return false;
-    const size_t k = std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
+    const size_t k = chunk(c0);
     std::lock_guard<std::mutex> lock(mutex_);
     if (arrived_.size() <= k) return false;
     const cudaError_t e = cudaEventQuery(arrived_[k]);
@@ -206,6 +206,11 @@ class Feed final : public GetrfFeed {
   }
 
  private:
+  // The index of the chunk whose first column is c0.
+  size_t chunk(int64_t c0) const {
+    return std::lower_bound(chunks_.begin(), chunks_.end(), c0) - chunks_.begin();
+  }
+
   // Rows r0:r1 of columns c0:c1, device to the caller's array, once `after` has completed
   // (an empty region's event still counts).
   Region region(int64_t r0, int64_t r1, int64_t c0, int64_t c1, cudaEvent_t after = nullptr) const {
