@@ -62,9 +62,13 @@ constexpr int kMaxSwaps = 1024;   // rows one interchange plan moves: 2 x the wi
 constexpr int kSwapCols = 4;      // columns an apply_swaps block moves per step
 constexpr int kSwapThreads = 256;  // threads of an apply_swaps block
 constexpr int64_t kGatherCols = 256;  // columns of the streamed path's gather buffer
-// Widest chunk of the streamed path (H100, 2026-11-21: the chunked factorization without
-// transfers took 53.7 / 47.7 / 45.2 / 45.3 ms at n = 8192 with 512 / 1024 / 2048 / 4096, and
-// 169.0 / 157.7 / 156.8 ms at 16384 with 1024 / 2048 / 4096; 43.3 and 157.9 with one chunk).
+// Widest chunk of the streamed path. Chosen when each chunk's steps stopped at its edge (H100,
+// 2026-11-21: the chunked factorization without transfers took 53.7 / 47.7 / 45.2 / 45.3 ms at
+// n = 8192 with 512 / 1024 / 2048 / 4096, and 169.0 / 157.7 / 156.8 ms at 16384 with 1024 /
+// 2048 / 4096; 43.3 and 157.9 with one chunk). Since chunks come in as they land it matters
+// little: at n = 16384 with chunks landing at 50 GB/s (the fed probe's link feed, H200,
+// 2026-11-29, the width overridden by an uncommitted patch) 145.1 / 143.0 / 143.5 / 143.4 ms
+// with at most 1024 / 2048 / 4096 / 8192 columns.
 constexpr int64_t kMaxChunk = 4096;
 // Steps a fed factorization queues ahead of the GPU, at most (Throttle).
 constexpr int kFeedAhead = 8;
