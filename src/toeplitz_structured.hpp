@@ -61,10 +61,14 @@ GPUEIG_HD inline double node_value(double v) { return v > 0 ? 2 - 4 * v * v : 4 
 // lambda_i - lambda_j: for nodes on the same side of pi/2 a product of a difference of half-angle
 // sines (or cosines) and a sum (2 - 4 s^2 and 4 c^2 - 2), so that close nodes lose nothing to
 // cancellation; for nodes on opposite sides (at least |lambda_i| + |lambda_j| apart) directly.
+// Both forms are computed and one selected, without a branch: on the GPU a warp's elements lie on
+// both sides, and branches there kept the elimination's pass from overlapping its elements' chains.
 GPUEIG_HD inline double node_gap(double vi, double vj) {
-  if (vi > 0 && vj > 0) return -4 * (vi - vj) * (vi + vj);
-  if (vi <= 0 && vj <= 0) return 4 * (vi - vj) * (vi + vj);  // 4 (c_i - c_j)(c_i + c_j), c = -v
-  return node_value(vi) - node_value(vj);
+  const bool above = vi > 0;
+  // -4 (s_i - s_j)(s_i + s_j), or 4 (c_i - c_j)(c_i + c_j) with c = -v
+  const double same = (above ? -4 : 4) * (vi - vj) * (vi + vj);
+  const double apart = node_value(vi) - node_value(vj);
+  return above == (vj > 0) ? same : apart;
 }
 
 // Entry (i, j) of a block off its diagonal from the generators: 2 (g_i h_j - h_i g_j) / gap.
