@@ -963,9 +963,10 @@ Status getrf_device(cublasHandle_t blas, cudaStream_t st, int64_t m, int64_t n, 
   }
   // With a feed the columns arrive in chunks, each admitted (Driver::admit) once it has landed
   // (Throttle) or once a step needs it, whichever comes first. Without a feed all columns are
-  // there from the start: no chunks, no throttle.
+  // there from the start: no chunks, no throttle; nor for a call of kFeedAhead steps or fewer,
+  // which never waits (host calls up to min(m, n) = 512 need no events).
   const std::vector<int64_t> chunks = feed ? getrf_chunks(m, n, nb) : std::vector<int64_t>{};
-  const Throttle throttle(feed != nullptr);
+  const Throttle throttle(feed != nullptr && (mn + nb - 1) / nb > kFeedAhead);
   size_t admitted = 0;  // chunks 0:admitted are in: columns 0:front
   int64_t front = feed ? 0 : n;
   // The chunks that have landed, then those holding the columns up to `need` (the stream waits
