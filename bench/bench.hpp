@@ -105,6 +105,9 @@ void bench_sytrd(cudaStream_t stream, bool quick, bool values_only = false);
 // the dense T (device-resident) and OpenBLAS dsyevd, and the auto crossover sweep.
 void bench_toeplitz(cudaStream_t stream, bool quick);
 void bench_toeplitz_structured(cudaStream_t stream, bool quick, int64_t big);
+// The structured search replayed on the host evaluator (no GPU): its rounds, evaluations and the
+// waves they would take with `slots` evaluations side by side; false if a search did not settle.
+bool structured_replay(int64_t n, int seeds, int slots);
 // The stedc rows (bench/stedc_bench.cu): all eigenpairs of a random tridiagonal by the device's
 // divide and conquer beside LAPACK's DSTEDC and DSTEMR on the CPU.
 void bench_stedc(cudaStream_t stream, bool quick);

@@ -13,11 +13,13 @@
 //         LAPACK dstedc and dstemr on the CPU (bench/stedc_bench.cu).
 //   usage: gpueig_bench [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd]
 //          [--sytrd-values]
-//          [--toeplitz] [--stedc] [--stein]
+//          [--toeplitz] [--stedc] [--stein] [--structured-replay [--replay-n N] [--replay-seeds S]]
 //   (only those rows; --getrf-panel: the getrf panel timings, the streamed factorization
 //   without its transfers and the host transfers alone; --getrf-host: the streamed factorization
 //   without its transfers and the large host calls, issue 22's host bar alone; --getrf-sweep: getrf's look-ahead and block-size sweeps; --sytrd-values: sytrd's
-//   device-resident values rows alone, n = 512 .. 8192)
+//   device-resident values rows alone, n = 512 .. 8192; --structured-replay: the structured
+//   Toeplitz search on the host evaluator, its rounds and the waves they take 7 side by side, no
+//   GPU needed: bench/toeplitz_bench.cu)
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -594,8 +596,9 @@ int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, sweep_only = false, host_only = false, only_sytrd = false,
        sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false,
-       only_dev_api = false, only_structured = false;
-  long long structured_n = 200000;
+       only_dev_api = false, only_structured = false, replay = false;
+  long long structured_n = 200000, replay_n = 2000;
+  int replay_seeds = 24;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
@@ -613,10 +616,20 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--dev-api")) only_dev_api = true;
     else if (!std::strcmp(argv[i], "--toeplitz-structured")) only_structured = true;
     else if (!std::strcmp(argv[i], "--structured-n") && i + 1 < argc) structured_n = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--structured-replay")) replay = true;
+    else if (!std::strcmp(argv[i], "--replay-n") && i + 1 < argc) replay_n = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--replay-seeds") && i + 1 < argc) replay_seeds = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]] [--structured-replay [--replay-n N] [--replay-seeds S]]\n", argv[0]);
       return 2;
     }
+  }
+  if (replay) {  // the search on the host evaluator: no GPU needed
+    if (replay_n < 64 || replay_seeds < 1) {
+      std::fprintf(stderr, "--structured-replay needs --replay-n >= 64 and --replay-seeds >= 1\n");
+      return 2;
+    }
+    return bench::structured_replay(replay_n, replay_seeds, 7) ? 0 : 1;
   }
   if (!gpueig_gpu_available()) {
     std::fprintf(stderr, "gpueig_bench needs a usable GPU:\n%s", gpueig_info());

@@ -20,6 +20,7 @@
 #include "gpueig.h"
 #include "lapack_ref.hpp"
 #include "ratios.hpp"
+#include "toeplitz_structured.hpp"
 #include "zoo.hpp"
 
 namespace bench {
@@ -153,8 +154,9 @@ double openblas_dense(const std::vector<double> &t, std::vector<double> *w) {
 }
 
 // The structured method's test matrices at large n: t_k = u_k / (1 + 0.01 k) with u uniform in
-// (-1, 1) and t_0 = 4 (a random decaying symbol), KMS (0.5^k), and the 1-2-1 matrix.
-std::vector<double> large_family(const std::string &kind, int64_t n) {
+// (-1, 1) and t_0 = 4 (a random decaying symbol; `seed` its generator's), KMS (0.5^k), and the
+// 1-2-1 matrix.
+std::vector<double> large_family(const std::string &kind, int64_t n, uint64_t seed = 77) {
   std::vector<double> t(n, 0.0);
   if (kind == "tridiagonal") {
     t[0] = 2;
@@ -162,7 +164,7 @@ std::vector<double> large_family(const std::string &kind, int64_t n) {
   } else if (kind == "kms") {
     for (int64_t k = 0; k < n; ++k) t[k] = std::pow(0.5, double(k));
   } else {
-    std::mt19937_64 g(77);
+    std::mt19937_64 g(seed);
     std::uniform_real_distribution<double> u(-1, 1);
     for (int64_t k = 0; k < n; ++k) t[k] = u(g) / (1 + 0.01 * double(k));
     t[0] = 4;
@@ -198,6 +200,48 @@ Structured structured_call(const std::vector<double> &t, const char *method, int
 }
 
 }  // namespace
+
+// The structured method's search replayed on the host evaluator (no GPU): with `slots` evaluations
+// side by side, as the GPU runs its clusters (7 at n = 200000 on the H100 and H200), a round of k
+// (shift, half) tasks costs ceil(k / slots) waves, and on the GPU a wave takes about one
+// evaluation's time, so the waves are what a change to the search buys there. Rounds, evaluations
+// and waves for the large-n rows' families and ranges (the 16 smallest, 16 in the middle), summed
+// over `seeds` generators of the random family. O(n^2) host work an evaluation: n of a few
+// thousand. False if a search did not settle its 16 eigenvalues.
+bool structured_replay(int64_t n, int seeds, int slots) {
+  bool all = true;
+  std::printf("structured search replay: n = %lld, %d side by side (host evaluator, %d threads)\n",
+              (long long)n, slots, gpueig::structured::host_slots());
+  for (const char *kind : {"random", "kms", "tridiagonal"}) {
+    const int runs = std::strcmp(kind, "random") ? 1 : seeds;
+    for (const int64_t il : {int64_t(1), n / 2 - 7}) {
+      long long rounds = 0, evaluations = 0, waves = 0;
+      int settled = 0;
+      for (int r = 0; r < runs; ++r) {
+        const std::vector<double> t = large_family(kind, n, 77 + uint64_t(r));
+        const gpueig::structured::CauchyForm form = gpueig::structured::cauchy_form(n, t.data());
+        const gpueig::structured::Evaluate host = gpueig::structured::host_evaluator(form);
+        const gpueig::structured::Evaluate counted = [&](const std::vector<gpueig::gpu::InertiaTask> &tasks,
+                                                         std::vector<gpueig::gpu::ToeplitzInertia> &out) {
+          waves += (int64_t(tasks.size()) + slots - 1) / slots;
+          return host(tasks, out);
+        };
+        const gpueig::structured::Guide guide = gpueig::structured::guide_of(form);
+        std::vector<double> w(n);
+        int m = 0;
+        const gpueig::structured::Report rep =
+            gpueig::structured::search(n, t.data(), 'I', 0, 0, int(il), int(il + 15), 0.0, slots, counted, -1, &m,
+                                       w.data(), &guide);
+        settled += rep.ok && m == 16;
+        rounds += rep.rounds, evaluations += rep.evaluations;
+      }
+      std::printf("  %-11s %lld..%lld: %d of %d settled, rounds %lld, evaluations %lld, waves %lld\n", kind,
+                  (long long)il, (long long)il + 15, settled, runs, rounds, evaluations, waves);
+      all &= settled == runs;
+    }
+  }
+  return all;
+}
 
 // gpu_toeplitz_eig's structured method (a few eigenvalues of a large T, never formed): at n = 16384
 // against our dense half-block method and cuSOLVER dsyevdx on the dense T (device-resident), and
