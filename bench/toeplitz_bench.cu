@@ -313,9 +313,10 @@ void bench_toeplitz_structured(cudaStream_t s, bool quick, int64_t big) {
         angle = std::max(angle, double(1 - std::fabs(dot)));
       }
     }
+    char closeness[64] = "";
+    if (angle >= 0) std::snprintf(closeness, sizeof closeness, "1 - |cos| to the exact vectors <= %.1e", angle);
     std::printf("  toeplitz structured n=%lld %-11s 1..16 with vectors: %10.1f ms  info %d  %s\n", (long long)n,
-                kind, sv.ms, sv.info,
-                angle < 0 ? "" : ("1 - |cos| to the exact vectors <= " + std::to_string(angle)).c_str());
+                kind, sv.ms, sv.info, closeness);
   }
 }
 

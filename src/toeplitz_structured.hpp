@@ -21,14 +21,16 @@
 // O(n) memory per evaluation.
 //
 // The search (`search`) brackets the wanted eigenvalues by these counts, evaluating many shifts
-// side by side, until each bracket is narrower than the tolerance. T's eigenvalues are its two
+// side by side, until each bracket is narrower than the tolerance, starting from the range of T's
+// symbol (bounded through one FFT) where it is inside Gershgorin's interval. T's eigenvalues are its two
 // half blocks' together: while a bracket may hold eigenvalues not wanted it is T's (both halves
 // evaluated at each shift); once it holds only wanted ones it splits into one bracket per half,
 // each followed with that half's evaluations alone (half the work a shift; and a half's
 // eigenvalues lie about twice as far apart as T's, so they isolate sooner). Where the shifts go is
 // guided first by C's sorted diagonal (Guide), then by the evaluations' log|det(H - sigma I)| (the
 // pivots' sum of logs): a bracket holding one eigenvalue fits the determinant through its ends and
-// a point outside (or interpolates it between its ends: regula falsi), one holding more than
+// the nearest evaluations outside on either side, the half's other isolated eigenvalues divided
+// out (or interpolates it between its ends: regula falsi), one holding more than
 // wanted interpolates the counts; the counts alone decide the brackets. An evaluation that
 // overflows or whose generators grow past kGrowth is not trusted: the search moves its shift, and
 // checks that the counts it keeps increase with sigma. What it cannot settle within its caps it
@@ -304,6 +306,12 @@ VectorReport eigenvectors(int64_t n, const double *t, int m, double *w, const in
 // ||T||_1: the largest column sum, |t0| + P(c) + P(n-1-c) over the columns c, P(k) the sum of
 // |t(1..k)| (the arms above and below the diagonal).
 double norm1(int64_t n, const double *t);
+
+// An interval [*lo, *hi] holding T's spectrum, from the range of its symbol t_0 + 2 sum_k t_k
+// cos(k theta) sampled by one FFT of 8n or more points and widened by what can lie between the
+// samples (search's starting bracket where it is inside Gershgorin's). False where n < 2 or the
+// samples are not finite. O(n) memory.
+bool symbol_bounds(int64_t n, const double *t, double *lo, double *hi);
 
 // The tolerance search() brackets to (its ABSTOL rule): the eigenvectors' multiplet rule.
 double search_tolerance(int64_t n, const double *t, double abstol);

@@ -132,6 +132,52 @@ TEST_P(StructuredZoo, LogDeterminantsMatchTheDenseSpectrum) {
       << kind << " n=" << n;
 }
 
+// The symbol's bounds (where inside Gershgorin's, the search's starting bracket) hold the dense
+// spectrum and lie within the samples' widening (1 / cos(pi / 8) at most) of the symbol's trivial
+// range t_0 -+ 2 sum |t_k|.
+TEST_P(StructuredZoo, SymbolBoundsHoldTheSpectrum) {
+  const auto &[kind, n] = GetParam();
+  const zoo::Vec t = zoo::toeplitz(kind, n, n);
+  double lo = 0, hi = 0;
+  if (n < 2) {
+    EXPECT_FALSE(structured::symbol_bounds(n, t.data(), &lo, &hi));
+    return;
+  }
+  ASSERT_TRUE(structured::symbol_bounds(n, t.data(), &lo, &hi)) << kind << " n=" << n;
+  const std::vector<double> lam = dense_spectrum(t);
+  EXPECT_LT(lo, lam.front()) << kind << " n=" << n;
+  EXPECT_GT(hi, lam.back()) << kind << " n=" << n;
+  double arms = 0;
+  for (int k = 1; k < n; ++k) arms += 2 * std::fabs(t[k]);
+  const double reach = arms / std::cos(M_PI / 8) + 1e-12 * (arms + std::fabs(t[0]));
+  EXPECT_GE(lo, t[0] - reach) << kind << " n=" << n;
+  EXPECT_LE(hi, t[0] + reach) << kind << " n=" << n;
+}
+
+// The 1-2-1 matrix's symbol 2 - 2 cos(theta) spans [0, 4]: the bounds hold its analytic spectrum
+// and are within the samples' widening of [0, 4]; a decaying random t's range is far inside
+// Gershgorin's (what shortens the search).
+TEST(StructuredSymbol, BoundsAreTight) {
+  const int n = 3000;
+  std::vector<double> t(n, 0.0);
+  t[0] = 2, t[1] = -1;
+  double lo = 0, hi = 0;
+  ASSERT_TRUE(structured::symbol_bounds(n, t.data(), &lo, &hi));
+  EXPECT_LT(lo, 2 - 2 * std::cos(M_PI / (n + 1)));
+  EXPECT_GT(hi, 2 - 2 * std::cos(n * M_PI / (n + 1)));
+  EXPECT_GT(lo, -2 * (1 / std::cos(M_PI / 8) - 1) - 1e-9);
+  EXPECT_LT(hi, 4 + 2 * (1 / std::cos(M_PI / 8) - 1) + 1e-9);
+  uint64_t state = 7;
+  for (int k = 0; k < n; ++k) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    t[k] = (double(state >> 11) * 0x1p-53 * 2 - 1) / (1 + 0.01 * k);
+  }
+  t[0] = 4;
+  ASSERT_TRUE(structured::symbol_bounds(n, t.data(), &lo, &hi));
+  const double radius = structured::norm1(n, t.data()) - 4;
+  EXPECT_LT(hi - lo, 0.5 * 2 * radius) << "symbol range " << hi - lo << " Gershgorin's " << 2 * radius;
+}
+
 // The search's eigenvalues against DSYEVR's: by index (the smallest, the 16 smallest, a middle
 // slice, the largest) and by value ((VL, VU] around a middle third, bounds in gaps), guided as the
 // library guides it and unguided.
