@@ -85,6 +85,7 @@ std::vector<double> evenly(const Bracket &b, int count) {
 // 80 halvings at most.
 double fit_root(const std::vector<double> &x, const std::vector<double> &y, double lo, double hi) {
   const size_t m = x.size();
+  if (m < 3) return std::nan("");
   std::vector<double> z(m);
   auto condition = [&](double lambda) {
     for (size_t i = 0; i < m; ++i) z[i] = y[i] - std::log(std::fabs(x[i] - lambda));
@@ -96,7 +97,6 @@ double fit_root(const std::vector<double> &x, const std::vector<double> &y, doub
   // ulp, where log|x - lambda| is finite).
   const double w = hi - lo;
   double a = std::max(lo + w * 0x1p-40, std::nextafter(lo, hi)), b = std::min(hi - w * 0x1p-40, std::nextafter(hi, lo));
-  if (m < 3) return std::nan("");
   const double fa = condition(a), fb = condition(b);
   if (!(a < b) || !std::isfinite(fa) || !std::isfinite(fb) || (fa < 0) == (fb < 0)) return std::nan("");
   for (int i = 0; i < 80; ++i) {
@@ -116,17 +116,21 @@ struct Samples {
 };
 
 // Every isolated eigenvalue's estimate by half and index: the neighbours whose factors
-// root_estimate divides out, all of the half's but the bracket's own (the nearest pull hardest,
-// and the others' curvature is what a fit through few points misses).
+// root_estimate divides out, the kDeflated nearest by index on either side of the bracket (the
+// nearest pull hardest, and the next ones' curvature is what a fit through few points misses; a
+// window, so that a search for thousands of eigenvalues does not deflate by all of them).
+constexpr int64_t kDeflated = 8;
 struct Neighbours {
   std::map<int64_t, double> at[2];
-  // log prod |x - mu_j| over the estimates of b's half but its own eigenvalue's (T's: 0).
+  // log prod |x - mu_j| over the estimates of b's half within kDeflated indices of its own
+  // eigenvalues, those excluded (T's: 0).
   double deflation(const Bracket &b, double x) const {
     if (b.half == kBoth) return 0;
-    const int64_t own = b.size() == 1 ? b.count(b.hi) : -1;
+    const int64_t first = b.count(b.lo) + 1, last = b.count(b.hi);  // b's own
     double sum = 0;
-    for (const auto &[index, mu] : at[b.half])
-      if (index != own) sum += std::log(std::fabs(x - mu));
+    const std::map<int64_t, double> &m = at[b.half];
+    for (auto it = m.lower_bound(first - kDeflated); it != m.end() && it->first <= last + kDeflated; ++it)
+      if (it->first < first || it->first > last) sum += std::log(std::fabs(x - it->second));
     return sum;
   }
 };
@@ -138,8 +142,7 @@ struct Neighbours {
 // through one point outside instead (the ends' line): 220.
 constexpr double kFitReach = 16;
 
-// The eigenvalue of a bracket holding one, both ends' log|det| known: the fit of fit_root
-// through the ends and the nearest sample outside on each side (within kFitReach widths; else the
+// The eigenvalue of a bracket holding one, both ends' log|det| known: fit_root through the ends and the nearest sample outside on each side (within kFitReach widths; else the
 // nearest at all), else the linear interpolation between the ends (regula falsi, in logs: no
 // overflow; with `biased`, a kept end's |det| scaled down by Anderson and Bjorck's rule against
 // one-sided convergence), the neighbours' factors divided out in all (a neighbour close to one
@@ -191,7 +194,7 @@ Neighbours neighbours(const std::vector<Bracket> &open, const std::vector<Bracke
 //    bracket, the wanted edges' midpoints of T's (with more shifts, midpoints across the wanted
 //    ranks);
 //  - one eigenvalue inside, both ends' determinants known: det(H - x I) changes sign once in the
-//    bracket and is smooth there, so the fit of log|det| = log|x - lambda| + a + b x through the
+//    bracket and is smooth there, so the fit of log|det| = log|x - lambda| + p(x) through the
 //    ends and the nearest samples outside (fit_root), else the linear interpolation between the
 //    ends (regula falsi, in logs: no overflow; a kept end's |det| scaled down by Anderson and
 //    Bjorck's rule against one-sided convergence), the neighbours' factors divided out in both,
