@@ -15,8 +15,10 @@
 // No step pivots. Every column's result is judged by LAPACK's DGTT02 residual ratio, computed
 // in pass 2 from the values it already holds (no extra memory traffic); a column that fails, or
 // met a zero pivot or a non-finite value, is reported to the caller, which re-solves it with
-// partial pivoting (gtsv_pivot, or DGTSV on the host).
+// partial pivoting (gtsv_pivot, or DGTSV on the host). The device-pointer calls solve in place
+// (gtsv_in_place, at the end): a column of one tile is judged and re-solved by its own group.
 #include <algorithm>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -27,6 +29,7 @@
 #include "context.hpp"
 #include "gtsv.hpp"
 #include "gtsv_tile.cuh"
+#include "tuning.hpp"
 #include "workspace.hpp"
 
 namespace gpueig::gpu {
@@ -62,6 +65,11 @@ struct Judged {  // the verdict, read back by gtsv_failed
   unsigned long long inv_code;  // ~(least singular code) of resolve_on_device, 0: none
   // followed by int64_t list[ncol]
 };
+
+// The verdict's place: right behind the columns' Check copies (see checks_bytes).
+__host__ __device__ inline Judged *verdict_after(Check *chk, int64_t ncol, int64_t copies) {
+  return reinterpret_cast<Judged *>(chk + ncol * copies);
+}
 
 // Tiles of a column of order n, and the copies of Check each column has.
 int64_t tiles_of(int64_t n) { return n <= kMaxSingle ? 1 : (n + kBig - 1) / kBig; }
@@ -138,13 +146,147 @@ void set_smem(size_t bytes) {
   });
 }
 
+// DGTSV for one right-hand side, operation for operation (explicit roundings: no contraction
+// into FMA, so the result matches LAPACK compiled without it). dl(i), d(i), du(i), x(i) name
+// (as references) scratch copies of the matrix, which receive U and the fill-in as in DGTSV, and
+// of B, which receives X; the accessors let the same steps run on global scratch (the re-solve
+// kernels) and on a tile held in shared memory (solve_tiles in place). Returns DGTSV's INFO.
+template <class DL, class D, class DU, class X>
+__device__ int dgtsv_steps(int64_t n, DL dl, D d, DU du, X x) {
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const bool last = i + 2 == n;
+    if (fabs(d(i)) >= fabs(dl(i))) {
+      if (d(i) == 0.0) return static_cast<int>(i + 1);
+      const double fact = dl(i) / d(i);
+      d(i + 1) = __dsub_rn(d(i + 1), __dmul_rn(fact, du(i)));
+      x(i + 1) = __dsub_rn(x(i + 1), __dmul_rn(fact, x(i)));
+      if (!last) dl(i) = 0.0;
+    } else {
+      const double fact = d(i) / dl(i);
+      d(i) = dl(i);
+      const double temp = d(i + 1);
+      d(i + 1) = __dsub_rn(du(i), __dmul_rn(fact, temp));
+      if (!last) {
+        dl(i) = du(i + 1);
+        du(i + 1) = __dmul_rn(-fact, dl(i));
+      }
+      du(i) = temp;
+      const double tb = x(i);
+      x(i) = x(i + 1);
+      x(i + 1) = __dsub_rn(tb, __dmul_rn(fact, x(i + 1)));
+    }
+  }
+  if (d(n - 1) == 0.0) return static_cast<int>(n);
+  x(n - 1) = x(n - 1) / d(n - 1);
+  if (n > 1) x(n - 2) = __dsub_rn(x(n - 2), __dmul_rn(du(n - 2), x(n - 1))) / d(n - 2);
+  for (int64_t i = n - 3; i >= 0; --i)
+    x(i) = __dsub_rn(__dsub_rn(x(i), __dmul_rn(du(i), x(i + 1))), __dmul_rn(dl(i), x(i + 2))) / d(i);
+  return 0;
+}
+
+// dgtsv_steps on four global arrays.
+__device__ int dgtsv_one(int64_t n, double *dl, double *d, double *du, double *x) {
+  return dgtsv_steps(
+      n, [=](int64_t i) -> double & { return dl[i]; }, [=](int64_t i) -> double & { return d[i]; },
+      [=](int64_t i) -> double & { return du[i]; }, [=](int64_t i) -> double & { return x[i]; });
+}
+
+// dgtsv_steps on a tile as load_tile left it (row i: a = dl(i-1), b = d(i), c = du(i), r = b(i));
+// X lands in r. Out of line: the kernels' common path keeps its registers.
+template <int T, int M>
+__device__ __noinline__ int dgtsv_tile(int n, Shared<T, M> &sh) {
+  Shared<T, M> *s = &sh;
+  return dgtsv_steps(
+      n, [=](int64_t i) -> double & { return s->a[slot(static_cast<int>(i) + 1)]; },
+      [=](int64_t i) -> double & { return s->b[slot(static_cast<int>(i))]; },
+      [=](int64_t i) -> double & { return s->c[slot(static_cast<int>(i))]; },
+      [=](int64_t i) -> double & { return s->r[slot(static_cast<int>(i))]; });
+}
+
+// The test of one column from its sums, as DGTT02: ((||r|| / ||A||) / ||x||) / eps at most the
+// limit, an exact zero residual always accepted, x and A finite. Where limit * eps * ||A|| * ||x||
+// is a normal number the test is r <= that product (a NaN or infinite r fails it): one thread of
+// a group decides for the whole group in finish_own, and three dependent divisions there cost
+// the batch solve a few percent. Otherwise (under- or overflow) DGTT02's divisions decide.
+__device__ __forceinline__ bool accepted(double rsum, double xsum, double anorm) {
+  if (rsum == 0.0) return isfinite(xsum) && isfinite(anorm);
+  const double bound = kGtsvResidualLimit * kUnitRoundoff * anorm * xsum;
+  if (bound >= DBL_MIN && bound <= DBL_MAX) return rsum <= bound;
+  const double ratio = rsum / anorm / xsum / kUnitRoundoff;
+  return ratio <= kGtsvResidualLimit && isfinite(xsum) && isfinite(anorm);
+}
+
+// INFO of several columns on the device: the least nonzero code wins (*info starts at 0, which
+// stands for "none"). Each failed exchange saw a smaller nonzero value than the one before, so
+// the loop ends after at most as many rounds as there are writers.
+__device__ void least_code(int *info, int code) {
+  int old = *reinterpret_cast<volatile int *>(info);
+  while (old == 0 || code < old) {
+    const int seen = atomicCAS(info, old, code);
+    if (seen == old) break;
+    old = seen;
+  }
+}
+
+// Column c's (ms != 0 ? c*n : 0) + i, the code of the device-pointer calls, as an int.
+__device__ __forceinline__ int column_code(const GtsvColumns &p, int64_t c, int i) {
+  const unsigned long long code = (p.ms != 0 ? static_cast<unsigned long long>(c * p.n) : 0ull) + i;
+  return code > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(code);
+}
+
+// The tile's share of its column's check, DGTT02's sums over rows t*M .. t*M+M-1: |b - A x|,
+// |x| and the largest column sum of |A| (a NaN there counts as infinite: fmax would drop it).
+// x: this thread's rows; left/right: x just outside the tile; sh.ends holds the chunk ends.
+template <int T, int M>
+__device__ __forceinline__ void residual_sums(const Shared<T, M> &sh, const GtsvColumns &p,
+                                              const Place &q, int t, const double (&x)[M],
+                                              double left, double right, double &rsum,
+                                              double &xsum, double &amax) {
+  const int L = static_cast<int>(q.len);
+  const double *dl = p.dl + q.col * p.ms, *du = p.du + q.col * p.ms;
+  rsum = 0.0;
+  xsum = 0.0;
+  amax = 0.0;
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t * M + k;
+    if (i < L) {
+      const int64_t g = q.r0 + i;
+      const double xm = i == 0 ? left : (k == 0 ? sh.ends[2 * t - 1] : x[k - 1]);
+      const double xp = i == L - 1 ? right : (k == M - 1 ? sh.ends[2 * t + 2] : x[k + 1]);
+      const double ai = sh.a[slot(i)], bi = sh.b[slot(i)], ci = sh.c[slot(i)];
+      rsum += fabs(sh.r[slot(i)] - (ai * xm + bi * x[k] + ci * xp));
+      xsum += fabs(x[k]);
+      // Column i of A: du(i-1), d(i), dl(i); the neighbours across the tile ends from memory.
+      const double up = i > 0 ? sh.c[slot(i - 1)] : (g > 0 ? du[g - 1] : 0.0);
+      const double down = i < L - 1 ? sh.a[slot(i + 1)] : (g < p.n - 1 ? dl[g] : 0.0);
+      double col = fabs(up) + fabs(bi) + fabs(down);
+      if (isnan(col)) col = INFINITY;
+      amax = fmax(amax, col);
+    }
+  }
+}
+
+// Stores the tile's rows of sh.r into column q.col of `out` (stride `stride`), coalesced.
+template <int T, int M>
+__device__ __forceinline__ void store_rows(const Shared<T, M> &sh, const Place &q, int t, double *out,
+                                           int64_t stride) {
+  double *o = out + q.col * stride + q.r0;
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int i = t + k * T;
+    if (i < q.len) o[i] = sh.r[slot(i)];
+  }
+}
+
 // With the chunk ends known (left/right: x just outside the tile): adds the rows' residual sums
-// to the column's check and stores x, coalesced through shared memory.
+// to the column's check (or, `sole`, the only group of the column, sets them) and stores x,
+// coalesced through shared memory. Solving in place (p.keep set, p.x = p.b), b's rows are first
+// saved in keep for a re-solve.
 template <int T, int M>
 __device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns &p,
                                             const Place &q, int t, const Chunk<M> &ck,
-                                            double left, double right, Check *chk) {
-  const int L = static_cast<int>(q.len);
+                                            double left, double right, Check *chk, bool sole) {
   double x[M];
 #pragma unroll
   for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
@@ -152,43 +294,71 @@ __device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns 
   sh.ends[2 * t + 1] = x[M - 1];
   tile::group_sync<T>();
   if (chk) {
-    const double *dl = p.dl + q.col * p.ms, *du = p.du + q.col * p.ms;
-    double rsum = 0.0, xsum = 0.0, amax = 0.0;
-#pragma unroll
-    for (int k = 0; k < M; ++k) {
-      const int i = t * M + k;
-      if (i < L) {
-        const int64_t g = q.r0 + i;
-        const double xm = i == 0 ? left : (k == 0 ? sh.ends[2 * t - 1] : x[k - 1]);
-        const double xp = i == L - 1 ? right : (k == M - 1 ? sh.ends[2 * t + 2] : x[k + 1]);
-        const double ai = sh.a[slot(i)], bi = sh.b[slot(i)], ci = sh.c[slot(i)];
-        rsum += fabs(sh.r[slot(i)] - (ai * xm + bi * x[k] + ci * xp));
-        xsum += fabs(x[k]);
-        // Column i of A: du(i-1), d(i), dl(i); the neighbours across the tile ends from memory.
-        const double up = i > 0 ? sh.c[slot(i - 1)] : (g > 0 ? du[g - 1] : 0.0);
-        const double down = i < L - 1 ? sh.a[slot(i + 1)] : (g < p.n - 1 ? dl[g] : 0.0);
-        double col = fabs(up) + fabs(bi) + fabs(down);
-        if (isnan(col)) col = INFINITY;  // fmax would drop a NaN
-        amax = fmax(amax, col);
-      }
-    }
+    double rsum, xsum, amax;
+    residual_sums(sh, p, q, t, x, left, right, rsum, xsum, amax);
     tile::group_reduce(sh, t, rsum, xsum, amax);
-    if (t == 0) {
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(amax));
+    if (t == 0 && sole) {
+      *chk = Check{rsum, xsum, bits, 0};
+    } else if (t == 0) {
       atomicAdd(&chk->rsum, rsum);
       atomicAdd(&chk->xsum, xsum);
-      atomicMax(&chk->anorm_bits, static_cast<unsigned long long>(__double_as_longlong(amax)));
+      atomicMax(&chk->anorm_bits, bits);
     }
   }
+  if (p.keep) store_rows(sh, q, t, p.keep, p.n);
   tile::group_sync<T>();
 #pragma unroll
   for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
   tile::group_sync<T>();
-  double *out = p.x + q.col * p.xs + q.r0;
+  store_rows(sh, q, t, p.x, p.xs);
+}
+
+// A whole column in one tile, solved in place by its own group (solve_tiles with `info`): the
+// group judges the column as judge() would; X goes over B if it passes, and otherwise the group
+// solves the column again by DGTSV's algorithm on the originals it still holds and writes
+// DGTSV's B. So nothing else is launched, waited for or kept. INFO: DGTSV's for one column,
+// else the least column code (*info zeroed before the launch).
+template <int T, int M>
+__device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &p, const Place &q,
+                                           int t, const Chunk<M> &ck, int *info) {
+  double x[M];
 #pragma unroll
-  for (int k = 0; k < M; ++k) {
-    const int i = t + k * T;
-    if (i < L) out[i] = sh.r[slot(i)];
+  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
+  sh.ends[2 * t] = x[0];
+  sh.ends[2 * t + 1] = x[M - 1];
+  tile::group_sync<T>();
+  double rsum, xsum, amax;
+  residual_sums(sh, p, q, t, x, 0.0, 0.0, rsum, xsum, amax);
+  bool ok;
+  if constexpr (T == 32) {
+    // One warp: a butterfly leaves the same sums, bit for bit (each step adds a pair of lanes'
+    // equal values in either order), in every lane, which then decides without a broadcast.
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      rsum += __shfl_xor_sync(0xffffffffu, rsum, off);
+      xsum += __shfl_xor_sync(0xffffffffu, xsum, off);
+      amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+    }
+    ok = accepted(rsum, xsum, amax);
+  } else {
+    tile::group_reduce(sh, t, rsum, xsum, amax);
+    tile::group_sync<T>();  // group_reduce's reads of sh.scratch are done
+    if (t == 0) sh.scratch[0] = accepted(rsum, xsum, amax) ? 1.0 : 0.0;
+    tile::group_sync<T>();
+    ok = sh.scratch[0] != 0.0;
   }
+  int code = 0;
+  if (ok) {
+#pragma unroll
+    for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
+  } else if (t == 0) {
+    code = dgtsv_tile(static_cast<int>(q.len), sh);
+  }
+  tile::group_sync<T>();
+  store_rows(sh, q, t, p.x, p.xs);
+  if (t == 0 && p.ncol == 1) *info = code;
+  else if (t == 0 && code > 0) least_code(info, column_code(p, q.col, code));
 }
 
 // The two passes of the multi-tile path. Tile j's rows u..w give, once its interior is
@@ -197,7 +367,9 @@ __device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns 
 //   row 2j+1: a x_u          + b x_w + c x_{u of j+1}  = r
 // Pass 1 (Finish = false) writes them as rows 2j, 2j+1 of the column's reduced system `red`
 // (gtsv layout; the matrix only once when it is shared). Pass 2 (Finish = true) reads x_u, x_w
-// and their neighbours from red.x, goes down the tree, checks and stores.
+// and their neighbours from red.x, goes down the tree, checks and stores. At the top level
+// (`chk` set) pass 1 also clears the columns' Check copies and the verdict behind them, which
+// pass 2 and judge fill: no memset of its own on the stream.
 template <int T, int M, int G, bool Finish>
 __global__ void __launch_bounds__(T *G)
     tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies) {
@@ -219,8 +391,10 @@ __global__ void __launch_bounds__(T *G)
     const double *v = red.x + q.col * red.xs;
     const double left = j > 0 ? v[2 * j - 1] : 0.0, right = j < tiles - 1 ? v[2 * j + 2] : 0.0;
     tile::group_down(sh, t, v[2 * j], v[2 * j + 1], ck);
-    finish_tile(sh, p, q, t, ck, left, right, chk ? chk + q.col * copies + j % copies : nullptr);
+    finish_tile(sh, p, q, t, ck, left, right, chk ? chk + q.col * copies + j % copies : nullptr, false);
   } else if (t == 0) {
+    if (chk && j < copies) chk[q.col * copies + j] = Check{};
+    if (chk && item == 0) *verdict_after(chk, p.ncol, copies) = Judged{};
     const int64_t nred = red.n, f = 2 * j;
     double *rb = const_cast<double *>(red.b) + q.col * red.bs;
     rb[f] = g.s.r;
@@ -240,8 +414,9 @@ __global__ void __launch_bounds__(T *G)
 }
 
 // A column that fits one tile, solved whole: G groups of T threads per block, one column each.
-template <int T, int M, int G>
-__global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk) {
+// With `info` (Own): in place, each group judging and re-solving its own column (finish_own).
+template <int T, int M, int G, bool Own>
+__global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk, int *info) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int t = threadIdx.x % T, grp = threadIdx.x / T;
   auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
@@ -256,13 +431,16 @@ __global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk) {
   double xu, xw;
   tile::solve_root(g, xu, xw);
   tile::group_down(sh, t, xu, xw, ck);
-  finish_tile(sh, p, q, t, ck, 0.0, 0.0, chk ? chk + q.col : nullptr);
+  if constexpr (Own)
+    finish_own(sh, p, q, t, ck, info);
+  else
+    finish_tile(sh, p, q, t, ck, 0.0, 0.0, chk ? chk + q.col : nullptr, true);
+  // The verdict behind the Check copies is cleared here for judge (which runs after).
+  if (!Own && chk && blockIdx.x == 0 && threadIdx.x == 0) *verdict_after(chk, p.ncol, 1) = Judged{};
 }
 
-// One thread per column: the sums of its Check copies, and the verdict.
-__global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict, int64_t *list) {
-  const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c >= ncol) return;
+// Column c's Check copies summed into the first; whether its result is accepted.
+__device__ bool column_accepted(Check *chk, int64_t copies, int64_t c) {
   Check &to = chk[c * copies];
   for (int64_t k = 1; k < copies; ++k) {
     const Check &from = chk[c * copies + k];
@@ -270,32 +448,36 @@ __global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict,
     to.xsum += from.xsum;
     to.anorm_bits = max(to.anorm_bits, from.anorm_bits);
   }
-  const double anorm = __longlong_as_double(static_cast<long long>(to.anorm_bits));
-  const double rsum = to.rsum, xsum = to.xsum;
-  // As DGTT02: ((||r|| / ||A||) / ||x||) / eps; an exact zero residual is always accepted.
-  const double ratio = rsum == 0.0 ? 0.0 : rsum / anorm / xsum / kUnitRoundoff;
-  const bool ok = ratio <= kGtsvResidualLimit && isfinite(xsum) && isfinite(anorm);
-  if (!ok) list[atomicAdd(&verdict->count, 1)] = c;
+  return accepted(to.rsum, to.xsum, __longlong_as_double(static_cast<long long>(to.anorm_bits)));
+}
+
+// One thread per column: the verdict.
+__global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict, int64_t *list) {
+  const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= ncol) return;
+  if (!column_accepted(chk, copies, c)) list[atomicAdd(&verdict->count, 1)] = c;
 }
 
 // ---- launch plumbing --------------------------------------------------------------------------
 
-template <int T, int M, int G>
-void launch_solve(cudaStream_t st, const GtsvColumns &p, Check *chk) {
+template <int T, int M, int G, bool Own>
+void launch_solve(cudaStream_t st, const GtsvColumns &p, Check *chk, int *info) {
   const size_t bytes = sizeof(Shared<T, M>) * G;
-  set_smem<solve_tiles<T, M, G>>(bytes);
-  solve_tiles<T, M, G>
-      <<<static_cast<unsigned>((p.ncol + G - 1) / G), T * G, bytes, st>>>(p, chk);
+  set_smem<solve_tiles<T, M, G, Own>>(bytes);
+  solve_tiles<T, M, G, Own>
+      <<<static_cast<unsigned>((p.ncol + G - 1) / G), T * G, bytes, st>>>(p, chk, info);
 }
 
-// One tile per column: the smallest tile that holds n rows.
-void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk) {
-  if (p.n <= 64) return launch_solve<32, 2, 4>(st, p, chk);
-  if (p.n <= 128) return launch_solve<32, 4, 4>(st, p, chk);
-  if (p.n <= 256) return launch_solve<32, 8, 4>(st, p, chk);
-  if (p.n <= 512) return launch_solve<64, 8, 1>(st, p, chk);
-  if (p.n <= 1024) return launch_solve<128, 8, 1>(st, p, chk);
-  return launch_solve<256, 8, 1>(st, p, chk);
+// One tile per column: the smallest tile that holds n rows. With `info`: in place, each group
+// judging and re-solving its own column (finish_own).
+template <bool Own = false>
+void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk, int *info = nullptr) {
+  if (p.n <= 64) return launch_solve<32, 2, 4, Own>(st, p, chk, info);
+  if (p.n <= 128) return launch_solve<32, 4, 4, Own>(st, p, chk, info);
+  if (p.n <= 256) return launch_solve<32, 8, 4, Own>(st, p, chk, info);
+  if (p.n <= 512) return launch_solve<64, 8, 1, Own>(st, p, chk, info);
+  if (p.n <= 1024) return launch_solve<128, 8, 1, Own>(st, p, chk, info);
+  return launch_solve<256, 8, 1, Own>(st, p, chk, info);
 }
 
 // The sizes of the reduced systems, top level first (empty when n fits one tile).
@@ -350,7 +532,7 @@ void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red,
   set_smem<tile_pass<T, M, G, false>>(bytes);
   set_smem<tile_pass<T, M, G, true>>(bytes);
   const unsigned grid = static_cast<unsigned>((p.ncol * tiles + G - 1) / G);
-  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, nullptr, 1);
+  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
   solve_level(st, red, work, l, level + 1, nullptr);
   tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
 }
@@ -384,18 +566,26 @@ size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
   return layout(n, ncol, shared_matrix).bytes;
 }
 
-Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
+namespace {
+
+// gtsv_enqueue's solve and residual sums, without the verdict. The first kernel clears the
+// check area (solve_tiles, tile_pass' pass 1).
+Status enqueue_solve(cudaStream_t st, const GtsvColumns &p, void *work) {
   char *w = static_cast<char *>(work);
   const Layout l = layout(p.n, p.ncol, p.ms == 0);
-  const int64_t copies = slots_of(p.n);
-  Check *chk = part<Check>(w, l.checks);
-  Judged *verdict = verdict_of(p, work);
-  Status s = gtsv_clear_verdict(st, p, work);
-  if (!s) return s;
-  solve_level(st, p, w, l, 0, chk);
-  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, copies, chk,
-                                                                     verdict, failed_list(verdict));
+  solve_level(st, p, w, l, 0, part<Check>(w, l.checks));
   return check_launch("gtsv kernels");
+}
+
+}  // namespace
+
+Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
+  Status s = enqueue_solve(st, p, work);
+  if (!s) return s;
+  Judged *verdict = verdict_of(p, work);
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n), static_cast<Check *>(work),
+                                                                     verdict, failed_list(verdict));
+  return check_launch("gtsv judge");
 }
 
 Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
@@ -434,42 +624,6 @@ double gtsv_ratio(cudaStream_t st, const GtsvColumns &p, void *work, int64_t col
 // ---- the pivoting re-solve --------------------------------------------------------------------
 
 namespace {
-
-// DGTSV for one right-hand side, operation for operation (explicit roundings: no contraction
-// into FMA, so the result matches LAPACK compiled without it). d, du, dl are scratch copies that
-// receive U and the fill-in, as in DGTSV; x holds B on entry. Returns DGTSV's INFO.
-__device__ int dgtsv_one(int64_t n, double *dl, double *d, double *du, double *x) {
-  for (int64_t i = 0; i + 1 < n; ++i) {
-    const bool last = i + 2 == n;
-    if (fabs(d[i]) >= fabs(dl[i])) {
-      if (d[i] == 0.0) return static_cast<int>(i + 1);
-      const double fact = dl[i] / d[i];
-      d[i + 1] = __dsub_rn(d[i + 1], __dmul_rn(fact, du[i]));
-      x[i + 1] = __dsub_rn(x[i + 1], __dmul_rn(fact, x[i]));
-      if (!last) dl[i] = 0.0;
-    } else {
-      const double fact = d[i] / dl[i];
-      d[i] = dl[i];
-      const double temp = d[i + 1];
-      d[i + 1] = __dsub_rn(du[i], __dmul_rn(fact, temp));
-      if (!last) {
-        dl[i] = du[i + 1];
-        du[i + 1] = __dmul_rn(-fact, dl[i]);
-      }
-      du[i] = temp;
-      const double tb = x[i];
-      x[i] = x[i + 1];
-      x[i + 1] = __dsub_rn(tb, __dmul_rn(fact, x[i + 1]));
-    }
-  }
-  if (d[n - 1] == 0.0) return static_cast<int>(n);
-  x[n - 1] = x[n - 1] / d[n - 1];
-  if (n > 1) x[n - 2] = __dsub_rn(x[n - 2], __dmul_rn(du[n - 2], x[n - 1])) / d[n - 2];
-  for (int64_t i = n - 3; i >= 0; --i)
-    x[i] = __dsub_rn(__dsub_rn(x[i], __dmul_rn(du[i], x[i + 1])), __dmul_rn(dl[i], x[i + 2])) /
-           d[i];
-  return 0;
-}
 
 // Column c solved again by dgtsv_one: its matrix copied into `slot` (3n doubles), x_c from b_c.
 __device__ int resolve_column(const GtsvColumns &p, int64_t c, double *slot) {
@@ -525,6 +679,13 @@ __global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t 
     const unsigned long long code = ~inv;
     *info = inv == 0 ? 0 : code > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(code);
   }
+}
+
+// The verdict and re-solve of a single column (gtsv_in_place): judge's test, and if it fails
+// resolve_column from the saved B; INFO written directly. One thread.
+__global__ void judge_resolve_one(GtsvColumns p, int64_t copies, Check *chk, double *scratch, int *info) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *info = column_accepted(chk, copies, 0) ? 0 : resolve_column(p, 0, scratch);
 }
 
 }  // namespace
@@ -584,6 +745,75 @@ Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, void *work,
   resolve_on_device<<<static_cast<unsigned>((slots + 127) / 128), 128, 0, st>>>(p, verdict, failed_list(verdict), every ? 1 : 0,
                                                                                scratch, slots, info);
   return check_launch("gtsv resolve_on_device");
+}
+
+// ---- in place, for the device-pointer calls --------------------------------------------------
+
+namespace {
+
+// Columns the re-solve takes at once: all of them up to tuning::kGtsvResolveBytes of scratch.
+int64_t resolve_slots(int64_t n, int64_t ncol) {
+  const int64_t fit = static_cast<int64_t>(tuning::kGtsvResolveBytes / (3 * sizeof(double) * size_t(n)));
+  return std::max<int64_t>(1, std::min(ncol, fit));
+}
+
+// One tile a column and a matrix of its own (or one column): the groups decide alone.
+bool own_tiles(int64_t n, int64_t ncol, int64_t ms) { return n <= kMaxSingle && (ms != 0 || ncol == 1); }
+
+// Otherwise: gtsv_enqueue's workspace, B's saved copy (n x ncol) and the re-solve's scratch.
+struct InPlaceLayout {
+  size_t work, keep, scratch, bytes;
+  int64_t slots;
+};
+
+InPlaceLayout in_place_layout(int64_t n, int64_t ncol, int64_t ms) {
+  WorkspacePlan plan;
+  InPlaceLayout l;
+  l.slots = resolve_slots(n, ncol);
+  l.work = plan.add(gtsv_workspace_bytes(n, ncol, ms == 0));
+  l.keep = plan.add_array<double>(n * ncol);
+  l.scratch = plan.add(gtsv_resolve_scratch_bytes(n, l.slots));
+  l.bytes = plan.bytes();
+  return l;
+}
+
+}  // namespace
+
+size_t gtsv_in_place_bytes(int64_t n, int64_t ncol, int64_t ms) {
+  return own_tiles(n, ncol, ms) ? 0 : in_place_layout(n, ncol, ms).bytes;
+}
+
+Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *info) {
+  if (own_tiles(p.n, p.ncol, p.ms)) {
+    // One column writes *info itself; several take the least code over a zeroed *info.
+    if (p.ncol > 1) {
+      Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
+      if (!s) return s;
+    }
+    launch_single<true>(st, p, nullptr, info);
+    return check_launch("gtsv in place");
+  }
+  const InPlaceLayout l = in_place_layout(p.n, p.ncol, p.ms);
+  char *w = static_cast<char *>(work);
+  GtsvColumns solve = p;
+  solve.keep = part<double>(w, l.keep);
+  Status s = enqueue_solve(st, solve, w + l.work);
+  if (!s) return s;
+  // The re-solve reads B from the saved copy and writes X over B.
+  GtsvColumns again = p;
+  again.b = solve.keep;
+  again.bs = p.n;
+  double *scratch = part<double>(w, l.scratch);
+  Check *chk = reinterpret_cast<Check *>(w + l.work);
+  if (p.ncol == 1) {
+    judge_resolve_one<<<1, 32, 0, st>>>(again, slots_of(p.n), chk, scratch, info);
+    return check_launch("gtsv judge_resolve_one");
+  }
+  Judged *verdict = verdict_of(p, w + l.work);
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n), chk, verdict,
+                                                                     failed_list(verdict));
+  if (!(s = check_launch("gtsv judge"))) return s;
+  return gtsv_resolve_on_device(st, again, w + l.work, false, scratch, l.slots, info);
 }
 
 }  // namespace gpueig::gpu

@@ -22,7 +22,9 @@ constexpr double kUnitRoundoff = 1.1102230246251565e-16;  // 2^-53, LAPACK's DLA
 //   A_c: sub-diagonal dl + c*ms (n-1 entries), diagonal d + c*ms, super-diagonal du + c*ms,
 //   b_c = b + c*bs, x_c = x + c*xs.
 // ms = 0 shares one matrix between all columns (several right-hand sides of one system).
-// x must not overlap b: b stays intact for the re-solve of columns that fail their check.
+// x must not overlap b (b stays intact for the re-solve of columns that fail their check),
+// except in gtsv_in_place, where x = b and b is saved in keep (column c at c*n) as it is read
+// for the last time.
 struct GtsvColumns {
   int64_t n = 0, ncol = 0;
   const double *dl = nullptr, *d = nullptr, *du = nullptr;
@@ -31,6 +33,7 @@ struct GtsvColumns {
   int64_t bs = 0;
   double *x = nullptr;
   int64_t xs = 0;
+  double *keep = nullptr;
 };
 
 // Columns stored back to back: matrix column c at c*ms (0: one shared matrix), b and x at c*n.
@@ -81,6 +84,15 @@ Status gtsv_pivot(cudaStream_t stream, const GtsvColumns &p, const std::vector<i
 // singular (0: none; INT_MAX where it does not fit an int). Without a gtsv_enqueue before it
 // (`every`), `work` (gtsv_workspace_bytes) must be cleared by gtsv_clear_verdict first.
 size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots);
+
+// The device-pointer calls' solve, queued without waiting: X over B in place (p.x = p.b,
+// p.xs = p.bs, ncol >= 1), INFO (*info, device) as gtsv_resolve_on_device's. Columns of one tile
+// with a matrix each (or a single column) are judged, and re-solved by DGTSV's algorithm where
+// they fail, by the group that solved them: one kernel, no workspace. Otherwise B is saved as
+// the last pass reads it, and the failed columns are solved again from that copy. `work`:
+// gtsv_in_place_bytes(...) bytes (0: none needed, may be null).
+size_t gtsv_in_place_bytes(int64_t n, int64_t ncol, int64_t ms);
+Status gtsv_in_place(cudaStream_t stream, const GtsvColumns &p, void *work, int *info);
 Status gtsv_clear_verdict(cudaStream_t stream, const GtsvColumns &p, void *work);
 Status gtsv_resolve_on_device(cudaStream_t stream, const GtsvColumns &p, void *work, bool every,
                               double *scratch, int64_t slots, int *info);

@@ -531,8 +531,10 @@ GPUEIG_API int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *
  * N = 0: INFO = 0. NRHS = 0: the matrix is factored on the device for INFO alone, B is not
  * referenced. The method of gpu_gtsv_pcr (elimination without pivoting, every column's residual
  * checked); when a column fails its check, every column is solved again on the device by
- * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. X is made in workspace and copied
- * into B (B must stay intact until every column is judged). */
+ * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. X is made in place: with N <= 2048
+ * and NRHS = 1 the solve, its check and any re-solve are one kernel and need no workspace;
+ * otherwise B is saved in stream-ordered workspace (N x NRHS doubles) as it is read for the last
+ * time, for the re-solve. */
 GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, const double *du,
                             double *b, int ldb, int *info, void *stream);
 
@@ -542,7 +544,9 @@ GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, 
  *  gpu_gtsv_pcr_batch's INFO (0, or k*N + i for the first system k that DGTSV finds singular at
  *  U(i,i); INT_MAX if that does not fit an int).  9 STREAM [in].
  * N = 0 or BATCH = 0: INFO = 0. A system that fails its check is solved again on the device by
- * DGTSV's partial pivoting (its B as DGTSV leaves it). */
+ * DGTSV's partial pivoting (its B as DGTSV leaves it). X is made in place: with N <= 2048 each
+ * system is solved, checked and re-solved by one thread group and no workspace is taken;
+ * otherwise B is saved in stream-ordered workspace (N x BATCH doubles) for the re-solve. */
 GPUEIG_API int gpu_gtsv_batch_dev(int n, int batch, const double *dl, const double *d, const double *du,
                                   double *b, int stride, int *info, void *stream);
 

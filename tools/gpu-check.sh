@@ -93,13 +93,14 @@ syevd_subset="--gtest_filter=*Zoo/*random_64_*:*Large*random_300*:SyevdTest.*"
 # larger clustered subset (the divide-and-conquer branch of stein).
 syevx_subset="--gtest_filter=*Zoo/*random_97_LV_*:*Large*clustered_300_LV_Imid:SyevxTest.*"
 # The device-pointer API: the pivot-order kernel (shared-memory order), the gated copy, singular
-# and out-of-range cases, rectangular factors.
-device_api_subset="--gtest_filter=WithDevice.Quick*:WithDevice.Singular*:WithDevice.Pivot*:WithDevice.Rect*:WithDevice.Pointer*"
+# and out-of-range cases, rectangular factors; the tridiagonal solves in place (one tile a
+# column judged and re-solved by its group, the saved B of larger ones, the device re-solve).
+device_api_subset="--gtest_filter=WithDevice.Quick*:WithDevice.Singular*:WithDevice.Pivot*:WithDevice.Rect*:WithDevice.Pointer*:WithDevice.Gtsv*"
 # Under synccheck without Singular*: gesv_dev queues the solve without waiting for INFO, so
 # cuBLAS's DTRSM runs on a U with an exact zero on its diagonal (X is then discarded on the
 # device), and synccheck reports a divergent barrier inside cuBLAS's own trsm_ln_up_kernel there
 # (H100, CUDA 13.0, 2026-11-26; none on regular factors, none in the library's kernels).
-device_api_sync_subset="--gtest_filter=WithDevice.Quick*:WithDevice.Pivot*:WithDevice.Rect*:WithDevice.Pointer*"
+device_api_sync_subset="--gtest_filter=WithDevice.Quick*:WithDevice.Pivot*:WithDevice.Rect*:WithDevice.Pointer*:WithDevice.Gtsv*"
 # The fault paths (allocation and launch failures mid-call, a device lost in a download) and
 # concurrent callers: what is freed, synchronized and left initialized when a call fails.
 fault_env="GPUEIG_TEST_SANITIZER=1 GPUEIG_VERBOSE=1 GPUEIG_CROSSOVER_GTSV=0 GPUEIG_CROSSOVER_STEBZ=0 GPUEIG_CROSSOVER_GETRF=0 GPUEIG_CROSSOVER_SYTRD=0 GPUEIG_CROSSOVER_TOEPLITZ=0 GPUEIG_CROSSOVER_GESV=0 GPUEIG_CROSSOVER_GETRS=0 GPUEIG_CROSSOVER_SYEVD=0 GPUEIG_CROSSOVER_STEIN=0 GPUEIG_CROSSOVER_SYEVX=0"
