@@ -1,7 +1,8 @@
 // gpu_gtsv_pcr, GPU half: tiled elimination that reads each system twice and writes x once.
 //
-// A system that fits one tile (n <= 2048) is solved wholly inside one thread group: loaded into
-// shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A larger system is cut into
+// A system that fits one tile (n <= 2048; 4096 for a lone one) is solved wholly inside one
+// thread group: loaded into shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A
+// larger system is cut into
 // tiles of kBig rows (the last one padded with identity rows). Pass 1 (tile_pass) eliminates each
 // tile's interior and keeps two rows per tile: the equations of its first and last unknowns in
 // terms of each other and the neighbouring tiles' end unknowns. Those rows form a tridiagonal
@@ -48,7 +49,13 @@ using tile::slot;
 #endif
 constexpr int kBigT = 32, kBigM = GPUEIG_GTSV_BIG_M, kBigG = 4;
 constexpr int kBig = kBigT * kBigM;
-constexpr int kMaxSingle = 2048;  // the largest system solved by one group (256 threads x 8)
+constexpr int kMaxSingle = 2048;  // the largest system of several solved by one group (256 x 8)
+// A lone system (one column) up to this order is solved by one group of 512 threads x 8 rows (170
+// KiB of shared memory): one kernel instead of two passes, a reduced system and the verdict's
+// launches, which is what a solve of a few thousand rows costs (H200, 2026-11-29: the one-tile
+// in-place solve of n = 1024 took 10.8 to 15.5 us from an idle stream, the tiled one of 4096
+// 20.2 to 21.1). Several columns keep 2048: there the tiles' parallelism matters.
+constexpr int kMaxOne = 4096;
 // The residual sums of a column's tiles go to up to this many copies of its Check, tile j to
 // copy j % copies: tens of thousands of atomics on one address would queue at one L2 slice.
 constexpr int64_t kSlots = 32;
@@ -72,8 +79,9 @@ __host__ __device__ inline Judged *verdict_after(Check *chk, int64_t ncol, int64
 }
 
 // Tiles of a column of order n, and the copies of Check each column has.
-int64_t tiles_of(int64_t n) { return n <= kMaxSingle ? 1 : (n + kBig - 1) / kBig; }
-int64_t slots_of(int64_t n) { return std::min(tiles_of(n), kSlots); }
+int64_t single_limit(int64_t ncol) { return ncol == 1 ? kMaxOne : kMaxSingle; }
+int64_t tiles_of(int64_t n, int64_t ncol) { return n <= single_limit(ncol) ? 1 : (n + kBig - 1) / kBig; }
+int64_t slots_of(int64_t n, int64_t ncol) { return std::min(tiles_of(n, ncol), kSlots); }
 
 // Column c's pointers, tile j's first row and length.
 struct Place {
@@ -477,22 +485,23 @@ void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk, int *info 
   if (p.n <= 256) return launch_solve<32, 8, 4, Own>(st, p, chk, info);
   if (p.n <= 512) return launch_solve<64, 8, 1, Own>(st, p, chk, info);
   if (p.n <= 1024) return launch_solve<128, 8, 1, Own>(st, p, chk, info);
-  return launch_solve<256, 8, 1, Own>(st, p, chk, info);
+  if (p.n <= kMaxSingle) return launch_solve<256, 8, 1, Own>(st, p, chk, info);
+  return launch_solve<512, 8, 1, Own>(st, p, chk, info);  // a lone system, n <= kMaxOne
 }
 
 // The sizes of the reduced systems, top level first (empty when n fits one tile).
-std::vector<int64_t> reduced_sizes(int64_t n) {
+std::vector<int64_t> reduced_sizes(int64_t n, int64_t ncol) {
   std::vector<int64_t> out;
-  while (n > kMaxSingle) {
-    n = 2 * tiles_of(n);
+  while (n > single_limit(ncol)) {
+    n = 2 * tiles_of(n, ncol);
     out.push_back(n);
   }
   return out;
 }
 
-// Layout of the check area: Check[ncol * slots_of(n)], Judged, int64_t list[ncol].
+// Layout of the check area: Check[ncol * slots_of(n, ncol)], Judged, int64_t list[ncol].
 size_t checks_bytes(int64_t n, int64_t ncol) {
-  return ncol * slots_of(n) * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
+  return ncol * slots_of(n, ncol) * sizeof(Check) + sizeof(Judged) + ncol * sizeof(int64_t);
 }
 
 // The workspace of a solve: the check area, then each reduced system's matrix, right-hand
@@ -510,7 +519,7 @@ Layout layout(int64_t n, int64_t ncol, bool shared) {
   WorkspacePlan plan;
   Layout l;
   l.checks = plan.add(checks_bytes(n, ncol));
-  for (int64_t m : reduced_sizes(n)) {
+  for (int64_t m : reduced_sizes(n, ncol)) {
     Level v;
     v.mat = plan.add_array<double>(3 * m * (shared ? 1 : ncol));
     v.rhs = plan.add_array<double>(m * ncol);
@@ -532,17 +541,17 @@ void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red,
   set_smem<tile_pass<T, M, G, false>>(bytes);
   set_smem<tile_pass<T, M, G, true>>(bytes);
   const unsigned grid = static_cast<unsigned>((p.ncol * tiles + G - 1) / G);
-  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
+  tile_pass<T, M, G, false><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n, p.ncol));
   solve_level(st, red, work, l, level + 1, nullptr);
-  tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n));
+  tile_pass<T, M, G, true><<<grid, T * G, bytes, st>>>(p, tiles, red, chk, slots_of(p.n, p.ncol));
 }
 
 // Solves p (all columns) with the reduced system of `level` (and those below it) in `work`;
 // `chk` only at the top.
 void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout &l, size_t level,
                  Check *chk) {
-  if (p.n <= kMaxSingle) return launch_single(st, p, chk);
-  const int64_t tiles = tiles_of(p.n), m = 2 * tiles;
+  if (p.n <= single_limit(p.ncol)) return launch_single(st, p, chk);
+  const int64_t tiles = tiles_of(p.n, p.ncol), m = 2 * tiles;
   const bool shared = p.ms == 0;
   const Level &v = l.levels[level];
   double *mat = part<double>(work, v.mat);
@@ -558,7 +567,7 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout
 // The workspace begins with the columns' Check copies (layout's first part), then the verdict,
 // then the verdict's list of failed columns.
 Judged *verdict_of(const GtsvColumns &p, void *work) {
-  return reinterpret_cast<Judged *>(static_cast<Check *>(work) + p.ncol * slots_of(p.n));
+  return reinterpret_cast<Judged *>(static_cast<Check *>(work) + p.ncol * slots_of(p.n, p.ncol));
 }
 int64_t *failed_list(Judged *verdict) { return reinterpret_cast<int64_t *>(verdict + 1); }
 
@@ -583,7 +592,7 @@ Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
   Status s = enqueue_solve(st, p, work);
   if (!s) return s;
   Judged *verdict = verdict_of(p, work);
-  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n), static_cast<Check *>(work),
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n, p.ncol), static_cast<Check *>(work),
                                                                      verdict, failed_list(verdict));
   return check_launch("gtsv judge");
 }
@@ -612,7 +621,7 @@ Status gtsv_failed(cudaStream_t st, const GtsvColumns &p, void *work,
 double gtsv_ratio(cudaStream_t st, const GtsvColumns &p, void *work, int64_t col) {
   Check c{};
   // The judge summed the column's copies into its first.
-  if (cudaMemcpyAsync(&c, static_cast<const Check *>(work) + col * slots_of(p.n), sizeof c,
+  if (cudaMemcpyAsync(&c, static_cast<const Check *>(work) + col * slots_of(p.n, p.ncol), sizeof c,
                       cudaMemcpyDeviceToHost, st) != cudaSuccess ||
       cudaStreamSynchronize(st) != cudaSuccess)
     return NAN;
@@ -735,7 +744,7 @@ Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64
 size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots) { return size_t(slots) * 3 * n * sizeof(double); }
 
 Status gtsv_clear_verdict(cudaStream_t st, const GtsvColumns &p, void *work) {
-  return check(cudaMemsetAsync(work, 0, p.ncol * slots_of(p.n) * sizeof(Check) + sizeof(Judged), st),
+  return check(cudaMemsetAsync(work, 0, p.ncol * slots_of(p.n, p.ncol) * sizeof(Check) + sizeof(Judged), st),
                "cudaMemsetAsync");
 }
 
@@ -758,7 +767,7 @@ int64_t resolve_slots(int64_t n, int64_t ncol) {
 }
 
 // One tile a column and a matrix of its own (or one column): the groups decide alone.
-bool own_tiles(int64_t n, int64_t ncol, int64_t ms) { return n <= kMaxSingle && (ms != 0 || ncol == 1); }
+bool own_tiles(int64_t n, int64_t ncol, int64_t ms) { return n <= single_limit(ncol) && (ms != 0 || ncol == 1); }
 
 // Otherwise: gtsv_enqueue's workspace, B's saved copy (n x ncol) and the re-solve's scratch.
 struct InPlaceLayout {
@@ -806,11 +815,11 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   double *scratch = part<double>(w, l.scratch);
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
-    judge_resolve_one<<<1, 32, 0, st>>>(again, slots_of(p.n), chk, scratch, info);
+    judge_resolve_one<<<1, 32, 0, st>>>(again, slots_of(p.n, p.ncol), chk, scratch, info);
     return check_launch("gtsv judge_resolve_one");
   }
   Judged *verdict = verdict_of(p, w + l.work);
-  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n), chk, verdict,
+  judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n, p.ncol), chk, verdict,
                                                                      failed_list(verdict));
   if (!(s = check_launch("gtsv judge"))) return s;
   return gtsv_resolve_on_device(st, again, w + l.work, false, scratch, l.slots, info);

@@ -531,7 +531,7 @@ GPUEIG_API int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *
  * N = 0: INFO = 0. NRHS = 0: the matrix is factored on the device for INFO alone, B is not
  * referenced. The method of gpu_gtsv_pcr (elimination without pivoting, every column's residual
  * checked); when a column fails its check, every column is solved again on the device by
- * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. X is made in place: with N <= 2048
+ * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. X is made in place: with N <= 4096
  * and NRHS = 1 the solve, its check and any re-solve are one kernel and need no workspace;
  * otherwise B is saved in stream-ordered workspace (N x NRHS doubles) as it is read for the last
  * time, for the re-solve. */
