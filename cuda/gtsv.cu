@@ -8,7 +8,8 @@
 // terms of each other and the neighbouring tiles' end unknowns. Those rows form a tridiagonal
 // system of 2 * tiles unknowns, solved the same way (recursively). Pass 2 re-reads each tile,
 // repeats the same elimination, substitutes the now known end values down the merge tree,
-// checks the residual of every row and writes x.
+// checks the residual of every row and writes x. A lone system of up to 512 tiles runs all of
+// that in one cooperative launch (fused_column).
 // Traffic: the matrix and b read twice, x written once, the reduced systems ~1% extra: 72 bytes
 // per unknown. A single pass cannot do better for a system larger than the chip's memories: no
 // unknown is known before the whole system has been read once.
@@ -19,6 +20,8 @@
 // partial pivoting (gtsv_pivot, or DGTSV on the host). The device-pointer calls solve in place
 // (gtsv_in_place, at the end): a column of one tile is judged and re-solved by its own group.
 #include <algorithm>
+#include <cooperative_groups.h>
+
 #include <cfloat>
 #include <climits>
 #include <cmath>
@@ -378,16 +381,11 @@ __device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &
 // and their neighbours from red.x, goes down the tree, checks and stores. At the top level
 // (`chk` set) pass 1 also clears the columns' Check copies and the verdict behind them, which
 // pass 2 and judge fill: no memset of its own on the stream.
-template <int T, int M, int G, bool Finish>
-__global__ void __launch_bounds__(T *G)
-    tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int t = threadIdx.x % T, grp = threadIdx.x / T;
-  auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
-  // Pass 2 takes the tiles in reverse: the last ones pass 1 read are still in L2.
-  const int64_t blk = Finish ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
-  const int64_t item = blk * G + grp;
-  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
+// Pass 1 or 2 (Finish) on tile `item` (column, tile) by the group that owns `sh`.
+template <int T, int M, bool Finish>
+__device__ __forceinline__ void pass_tile(Shared<T, M> &sh, const GtsvColumns &p, int64_t tiles,
+                                          const GtsvColumns &red, Check *chk, int64_t copies, int t,
+                                          int64_t item) {
   const Place q = place(p, tiles, T * M, item);
   const int64_t j = q.tile;
   load_tile(sh, p, t, q);
@@ -421,6 +419,33 @@ __global__ void __launch_bounds__(T *G)
   }
 }
 
+template <int T, int M, int G, bool Finish>
+__global__ void __launch_bounds__(T *G)
+    tile_pass(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int t = threadIdx.x % T, grp = threadIdx.x / T;
+  auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
+  // Pass 2 takes the tiles in reverse: the last ones pass 1 read are still in L2.
+  const int64_t blk = Finish ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int64_t item = blk * G + grp;
+  if (item >= p.ncol * tiles) return;  // only whole warps leave (G > 1 implies T = 32)
+  pass_tile<T, M, Finish>(sh, p, tiles, red, chk, copies, t, item);
+}
+
+// A whole column in one tile: loaded, eliminated up the tree and its values brought down to
+// every chunk's ends (then finish_tile or finish_own).
+template <int T, int M>
+__device__ __forceinline__ void solve_tile(Shared<T, M> &sh, const GtsvColumns &p, const Place &q, int t,
+                                           Chunk<M> &ck) {
+  load_tile(sh, p, t, q);
+  tile::group_sync<T>();
+  const Seg g = tile::group_up<T, M, true>(sh, t, sweep_tile(sh, t, ck));
+  tile::group_sync<T>();
+  double xu, xw;
+  tile::solve_root(g, xu, xw);
+  tile::group_down(sh, t, xu, xw, ck);
+}
+
 // A column that fits one tile, solved whole: G groups of T threads per block, one column each.
 // With `info` (Own): in place, each group judging and re-solving its own column (finish_own).
 template <int T, int M, int G, bool Own>
@@ -431,14 +456,8 @@ __global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk, i
   const int64_t item = static_cast<int64_t>(blockIdx.x) * G + grp;
   if (item >= p.ncol) return;  // only whole warps leave (G > 1 implies T = 32)
   const Place q = place(p, 1, T * M, item);
-  load_tile(sh, p, t, q);
-  tile::group_sync<T>();
   Chunk<M> ck;
-  const Seg g = tile::group_up<T, M, true>(sh, t, sweep_tile(sh, t, ck));
-  tile::group_sync<T>();
-  double xu, xw;
-  tile::solve_root(g, xu, xw);
-  tile::group_down(sh, t, xu, xw, ck);
+  solve_tile(sh, p, q, t, ck);
   if constexpr (Own)
     finish_own(sh, p, q, t, ck, info);
   else
@@ -464,6 +483,80 @@ __global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict,
   const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= ncol) return;
   if (!column_accepted(chk, copies, c)) list[atomicAdd(&verdict->count, 1)] = c;
+}
+
+// ---- one column, one launch --------------------------------------------------------------------
+// A lone column of up to kFusedTiles tiles (4096 < n <= 131072) is solved by one cooperative
+// launch instead of four: pass 1 over its tiles, a grid barrier, the reduced system (2 x tiles <=
+// 1024 rows) solved by block 0 as one group of 128 threads, a barrier, pass 2, a barrier, and the
+// verdict by block 0's first thread. At these orders the work is a few microseconds and each
+// launch costs about as much (H200, 2026-11-29: 3.7 to 4.7 us of host time a launch; the four of
+// n = 65536 took 27 to 29 us from an idle stream).
+constexpr int64_t kFusedTiles = 512;
+
+// The fused solve's last step: judge's verdict for the column (gtsv_enqueue), or the
+// device-pointer call's verdict, re-solve (from `again`, in `scratch`) and INFO (gtsv_in_place).
+struct Verdict {
+  Judged *verdict = nullptr;
+  int64_t *list = nullptr;
+  int *info = nullptr;
+  GtsvColumns again;
+  double *scratch = nullptr;
+};
+
+__device__ int resolve_column(const GtsvColumns &p, int64_t c, double *slot);  // (below)
+
+__global__ void __launch_bounds__(kBigT *kBigG)
+    fused_column(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies, Verdict out) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const int t = threadIdx.x % kBigT, grp = threadIdx.x / kBigT;
+  auto &sh = reinterpret_cast<Shared<kBigT, kBigM> *>(smem)[grp];
+  const int64_t item = static_cast<int64_t>(blockIdx.x) * kBigG + grp;
+  if (item < tiles) pass_tile<kBigT, kBigM, false>(sh, p, tiles, red, chk, copies, t, item);
+  grid.sync();
+  if (blockIdx.x == 0) {  // the block's shared memory taken again as one tile of 128 x kBigM rows
+    constexpr int R = kBigT * kBigG;
+    auto &whole = *reinterpret_cast<Shared<R, kBigM> *>(smem);
+    const Place q = place(red, 1, R * kBigM, 0);
+    Chunk<kBigM> ck;
+    solve_tile(whole, red, q, static_cast<int>(threadIdx.x), ck);
+    finish_tile(whole, red, q, static_cast<int>(threadIdx.x), ck, 0.0, 0.0, nullptr, false);
+  }
+  grid.sync();
+  if (item < tiles) pass_tile<kBigT, kBigM, true>(sh, p, tiles, red, chk, copies, t, item);
+  grid.sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    const bool ok = column_accepted(chk, copies, 0);
+    if (out.info)
+      *out.info = ok ? 0 : resolve_column(out.again, 0, out.scratch);
+    else if (!ok)
+      out.list[out.verdict->count++] = 0;
+  }
+}
+
+size_t fused_smem() {
+  return std::max(sizeof(Shared<kBigT, kBigM>) * kBigG, sizeof(Shared<kBigT * kBigG, kBigM>));
+}
+
+// The blocks of fused_column that can be resident at once on the device (0: no cooperative
+// launch), measured once.
+int64_t fused_capacity() {
+  static const int64_t capacity = [] {
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    const size_t bytes = fused_smem();
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaFuncSetAttribute(fused_column, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)) !=
+            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_column, kBigT * kBigG, bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return int64_t(0);
+    }
+    return coop ? int64_t(sms) * per_sm : int64_t(0);
+  }();
+  return capacity;
 }
 
 // ---- launch plumbing --------------------------------------------------------------------------
@@ -531,7 +624,7 @@ Layout layout(int64_t n, int64_t ncol, bool shared) {
 }
 
 void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout &l, size_t level,
-                 Check *chk);
+                 Check *chk, const Verdict *out = nullptr, bool *judged = nullptr);
 
 // Pass 1 for every tile of every column, then the reduced system, then pass 2.
 template <int T, int M, int G>
@@ -547,11 +640,12 @@ void launch_tiled(cudaStream_t st, const GtsvColumns &p, const GtsvColumns &red,
 }
 
 // Solves p (all columns) with the reduced system of `level` (and those below it) in `work`;
-// `chk` only at the top.
+// `chk` only at the top. There, given `out`, a lone column of up to kFusedTiles tiles is solved
+// by fused_column, which also gives the verdict (*judged set).
 void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout &l, size_t level,
-                 Check *chk) {
+                 Check *chk, const Verdict *out, bool *judged) {
   if (p.n <= single_limit(p.ncol)) return launch_single(st, p, chk);
-  const int64_t tiles = tiles_of(p.n, p.ncol), m = 2 * tiles;
+  int64_t tiles = tiles_of(p.n, p.ncol), m = 2 * tiles;
   const bool shared = p.ms == 0;
   const Level &v = l.levels[level];
   double *mat = part<double>(work, v.mat);
@@ -559,6 +653,23 @@ void solve_level(cudaStream_t st, const GtsvColumns &p, char *work, const Layout
   const GtsvColumns red = packed_columns(m, p.ncol, mat, mat + m * mcols, mat + 2 * m * mcols,
                                          shared ? 0 : m, part<double>(work, v.rhs),
                                          part<double>(work, v.x));
+  const int64_t blocks = (tiles + kBigG - 1) / kBigG;
+  if (out && chk && p.ncol == 1 && tiles <= kFusedTiles && blocks <= fused_capacity()) {
+    GtsvColumns pp = p, rr = red;
+    Check *cc = chk;
+    int64_t copies = slots_of(p.n, p.ncol);
+    Verdict vv = *out;
+    void *args[] = {&pp, &tiles, &rr, &cc, &copies, &vv};
+    const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(fused_column),
+                                                      dim3(static_cast<unsigned>(blocks)), dim3(kBigT * kBigG), args,
+                                                      fused_smem(), st);
+    // Refused for lack of room (another context's blocks, MPS): the four launches instead.
+    if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorNotSupported) {
+      *judged = true;
+      return;
+    }
+    cudaGetLastError();
+  }
   launch_tiled<kBigT, kBigM, kBigG>(st, p, red, tiles, work, l, level, chk);
 }
 
@@ -577,21 +688,26 @@ size_t gtsv_workspace_bytes(int64_t n, int64_t ncol, bool shared_matrix) {
 
 namespace {
 
-// gtsv_enqueue's solve and residual sums, without the verdict. The first kernel clears the
-// check area (solve_tiles, tile_pass' pass 1).
-Status enqueue_solve(cudaStream_t st, const GtsvColumns &p, void *work) {
+// gtsv_enqueue's solve and residual sums; the verdict too where fused_column takes the column
+// (`out`, *judged set). The first kernel clears the check area (solve_tiles, tile_pass' pass 1).
+Status enqueue_solve(cudaStream_t st, const GtsvColumns &p, void *work, const Verdict *out, bool *judged) {
   char *w = static_cast<char *>(work);
   const Layout l = layout(p.n, p.ncol, p.ms == 0);
-  solve_level(st, p, w, l, 0, part<Check>(w, l.checks));
+  *judged = false;
+  solve_level(st, p, w, l, 0, part<Check>(w, l.checks), out, judged);
   return check_launch("gtsv kernels");
 }
 
 }  // namespace
 
 Status gtsv_enqueue(cudaStream_t st, const GtsvColumns &p, void *work) {
-  Status s = enqueue_solve(st, p, work);
-  if (!s) return s;
   Judged *verdict = verdict_of(p, work);
+  Verdict out;
+  out.verdict = verdict;
+  out.list = failed_list(verdict);
+  bool judged = false;
+  Status s = enqueue_solve(st, p, work, &out, &judged);
+  if (!s || judged) return s;
   judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n, p.ncol), static_cast<Check *>(work),
                                                                      verdict, failed_list(verdict));
   return check_launch("gtsv judge");
@@ -806,13 +922,18 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   char *w = static_cast<char *>(work);
   GtsvColumns solve = p;
   solve.keep = part<double>(w, l.keep);
-  Status s = enqueue_solve(st, solve, w + l.work);
-  if (!s) return s;
   // The re-solve reads B from the saved copy and writes X over B.
   GtsvColumns again = p;
   again.b = solve.keep;
   again.bs = p.n;
   double *scratch = part<double>(w, l.scratch);
+  Verdict out;  // one column: fused_column may give INFO itself
+  out.info = info;
+  out.again = again;
+  out.scratch = scratch;
+  bool judged = false;
+  Status s = enqueue_solve(st, solve, w + l.work, p.ncol == 1 ? &out : nullptr, &judged);
+  if (!s || judged) return s;
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
     judge_resolve_one<<<1, 32, 0, st>>>(again, slots_of(p.n, p.ncol), chk, scratch, info);
