@@ -2,10 +2,9 @@
 //
 // A system that fits one tile (n <= 2048; 4096 for a lone one) is solved wholly inside one
 // thread group: loaded into shared memory, solved (cuda/gtsv_tile.cuh), checked and written. A
-// larger system is cut into
-// tiles of kBig rows (the last one padded with identity rows). Pass 1 (tile_pass) eliminates each
-// tile's interior and keeps two rows per tile: the equations of its first and last unknowns in
-// terms of each other and the neighbouring tiles' end unknowns. Those rows form a tridiagonal
+// larger system is cut into tiles of kBig rows (the last one padded with identity rows). Pass 1
+// (tile_pass) eliminates each tile's interior and keeps two rows per tile: the equations of its
+// first and last unknowns in terms of each other and the neighbouring tiles' end unknowns. Those rows form a tridiagonal
 // system of 2 * tiles unknowns, solved the same way (recursively). Pass 2 re-reads each tile,
 // repeats the same elimination, substitutes the now known end values down the merge tree,
 // checks the residual of every row and writes x. A lone system of up to 512 tiles runs all of
@@ -290,6 +289,17 @@ __device__ __forceinline__ void store_rows(const Shared<T, M> &sh, const Place &
   }
 }
 
+// This thread's x once its chunk's ends are known, and the chunk's end values published in
+// sh.ends for the neighbours' residuals (synchronized).
+template <int T, int M>
+__device__ __forceinline__ void chunk_values(Shared<T, M> &sh, int t, const Chunk<M> &ck, double (&x)[M]) {
+#pragma unroll
+  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
+  sh.ends[2 * t] = x[0];
+  sh.ends[2 * t + 1] = x[M - 1];
+  tile::group_sync<T>();
+}
+
 // With the chunk ends known (left/right: x just outside the tile): adds the rows' residual sums
 // to the column's check (or, `sole`, the only group of the column, sets them) and stores x,
 // coalesced through shared memory. Solving in place (p.keep set, p.x = p.b), b's rows are first
@@ -299,11 +309,7 @@ __device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns 
                                             const Place &q, int t, const Chunk<M> &ck,
                                             double left, double right, Check *chk, bool sole) {
   double x[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
-  sh.ends[2 * t] = x[0];
-  sh.ends[2 * t + 1] = x[M - 1];
-  tile::group_sync<T>();
+  chunk_values(sh, t, ck, x);
   if (chk) {
     double rsum, xsum, amax;
     residual_sums(sh, p, q, t, x, left, right, rsum, xsum, amax);
@@ -334,11 +340,7 @@ template <int T, int M>
 __device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &p, const Place &q,
                                            int t, const Chunk<M> &ck, int *info) {
   double x[M];
-#pragma unroll
-  for (int k = 0; k < M; ++k) x[k] = tile::chunk_x<M>(ck, k);
-  sh.ends[2 * t] = x[0];
-  sh.ends[2 * t + 1] = x[M - 1];
-  tile::group_sync<T>();
+  chunk_values(sh, t, ck, x);
   double rsum, xsum, amax;
   residual_sums(sh, p, q, t, x, 0.0, 0.0, rsum, xsum, amax);
   bool ok;
@@ -381,7 +383,8 @@ __device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &
 // and their neighbours from red.x, goes down the tree, checks and stores. At the top level
 // (`chk` set) pass 1 also clears the columns' Check copies and the verdict behind them, which
 // pass 2 and judge fill: no memset of its own on the stream.
-// Pass 1 or 2 (Finish) on tile `item` (column, tile) by the group that owns `sh`.
+//
+// pass_tile: pass 1 or 2 (Finish) on tile `item` (column, tile) by the group that owns `sh`.
 template <int T, int M, bool Finish>
 __device__ __forceinline__ void pass_tile(Shared<T, M> &sh, const GtsvColumns &p, int64_t tiles,
                                           const GtsvColumns &red, Check *chk, int64_t copies, int t,
@@ -506,6 +509,15 @@ struct Verdict {
 
 __device__ int resolve_column(const GtsvColumns &p, int64_t c, double *slot);  // (below)
 
+// The last step for one column, by one thread once its Check copies are complete.
+__device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies) {
+  const bool ok = column_accepted(chk, copies, 0);
+  if (out.info)
+    *out.info = ok ? 0 : resolve_column(out.again, 0, out.scratch);
+  else if (!ok)
+    out.list[out.verdict->count++] = 0;
+}
+
 __global__ void __launch_bounds__(kBigT *kBigG)
     fused_column(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies, Verdict out) {
   extern __shared__ __align__(16) unsigned char smem[];
@@ -526,13 +538,7 @@ __global__ void __launch_bounds__(kBigT *kBigG)
   grid.sync();
   if (item < tiles) pass_tile<kBigT, kBigM, true>(sh, p, tiles, red, chk, copies, t, item);
   grid.sync();
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    const bool ok = column_accepted(chk, copies, 0);
-    if (out.info)
-      *out.info = ok ? 0 : resolve_column(out.again, 0, out.scratch);
-    else if (!ok)
-      out.list[out.verdict->count++] = 0;
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) give_verdict(out, chk, copies);
 }
 
 size_t fused_smem() {
@@ -806,11 +812,9 @@ __global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t 
   }
 }
 
-// The verdict and re-solve of a single column (gtsv_in_place): judge's test, and if it fails
-// resolve_column from the saved B; INFO written directly. One thread.
-__global__ void judge_resolve_one(GtsvColumns p, int64_t copies, Check *chk, double *scratch, int *info) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  *info = column_accepted(chk, copies, 0) ? 0 : resolve_column(p, 0, scratch);
+// fused_column's last step on its own (a column fused_column did not take). One thread.
+__global__ void judge_resolve_one(Verdict out, int64_t copies, Check *chk) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) give_verdict(out, chk, copies);
 }
 
 }  // namespace
@@ -927,7 +931,7 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   again.b = solve.keep;
   again.bs = p.n;
   double *scratch = part<double>(w, l.scratch);
-  Verdict out;  // one column: fused_column may give INFO itself
+  Verdict out;  // one column: its verdict, re-solve and INFO (fused_column or judge_resolve_one)
   out.info = info;
   out.again = again;
   out.scratch = scratch;
@@ -936,7 +940,7 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   if (!s || judged) return s;
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
-    judge_resolve_one<<<1, 32, 0, st>>>(again, slots_of(p.n, p.ncol), chk, scratch, info);
+    judge_resolve_one<<<1, 32, 0, st>>>(out, slots_of(p.n, p.ncol), chk);
     return check_launch("gtsv judge_resolve_one");
   }
   Judged *verdict = verdict_of(p, w + l.work);

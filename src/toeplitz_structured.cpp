@@ -142,11 +142,12 @@ struct Neighbours {
 // through one point outside instead (the ends' line): 220.
 constexpr double kFitReach = 16;
 
-// The eigenvalue of a bracket holding one, both ends' log|det| known: fit_root through the ends and the nearest sample outside on each side (within kFitReach widths; else the
-// nearest at all), else the linear interpolation between the ends (regula falsi, in logs: no
-// overflow; with `biased`, a kept end's |det| scaled down by Anderson and Bjorck's rule against
-// one-sided convergence), the neighbours' factors divided out in all (a neighbour close to one
-// end makes |det| small there whatever the root's place).
+// The eigenvalue of a bracket holding one, both ends' log|det| known: fit_root through the ends
+// and the nearest sample outside on each side (within kFitReach widths; else the nearest at all),
+// else the linear interpolation between the ends (regula falsi, in logs: no overflow; with
+// `biased`, a kept end's |det| scaled down by Anderson and Bjorck's rule against one-sided
+// convergence), the neighbours' factors divided out in all (a neighbour close to one end makes
+// |det| small there whatever the root's place).
 double root_estimate(const Bracket &b, const Neighbours &near, const Samples &seen, bool biased) {
   auto y = [&](double x, double logdet) { return logdet - near.deflation(b, x); };
   const double lo = b.lo.x, hi = b.hi.x, w = b.width();
