@@ -101,6 +101,10 @@ void bench_getrf(cudaStream_t stream, bool quick, bool panel_only, bool tall_onl
 // values_only: the device-resident values rows alone, n = 512 .. 8192 (--sytrd-values).
 void bench_sytrd(cudaStream_t stream, bool quick, bool values_only = false);
 
+// The syevd_dev rows (bench/sytrd_bench.cu): gpu_syevd_dev on device memory beside cuSOLVER's
+// Xsyevd (device-resident, same process) and the host call gpu_syevd.
+void bench_syevd_dev(cudaStream_t stream, bool quick);
+
 // The toeplitz rows (bench/toeplitz_bench.cu): the host call beside cuSOLVER dsyevd / dsyevdx on
 // the dense T (device-resident) and OpenBLAS dsyevd, and the auto crossover sweep.
 void bench_toeplitz(cudaStream_t stream, bool quick);

@@ -1,12 +1,15 @@
-"""gpueig.eigvalsh on a CuPy array and on a PyTorch CUDA tensor against cupy.linalg.eigvalsh and
-torch.linalg.eigvalsh (both cuSOLVER's syevd) on the same data, same process (issue 23).
+"""gpueig.eigvalsh (or, with --vectors, gpueig.eigh: all eigenpairs) on a CuPy array and on a
+PyTorch CUDA tensor against cupy.linalg.eigvalsh / eigh and torch.linalg.eigvalsh / eigh (all
+cuSOLVER's syevd) on the same data, same process (issue 23).
 
 Each call is timed by the host clock from a synchronized device to the end of the call plus a
 synchronize (ours returns on the host; the others queue work), warm-up first, then runs of the
-three interleaved; medians. The values are compared with SciPy's on the host.
+four interleaved; medians. The values are compared with SciPy's on the host; with --vectors the
+pairs of every library also by LAPACK's ratios, computed on the GPU: ||A V - V W||_1 /
+(n ||A||_1 eps) and ||V^T V - I||_1 / (n eps) (threshold 30).
 
-    python3 bench/eigvalsh_device.py [n ...]        (default 4096 8192; GPUEIG_LIBRARY as for the
-                                                     package if it is not installed)
+    python3 bench/eigvalsh_device.py [--vectors] [n ...]   (default 4096 8192; GPUEIG_LIBRARY as
+                                                            for the package if it is not installed)
 """
 import statistics
 import sys
@@ -22,8 +25,12 @@ def main():
     import cupy
     import torch
 
-    sizes = [int(x) for x in sys.argv[1:]] or [4096, 8192]
+    args = sys.argv[1:]
+    vectors = "--vectors" in args
+    sizes = [int(x) for x in args if x != "--vectors"] or [4096, 8192]
     reps = 5
+    eps = np.finfo(float).eps
+    ours, theirs = ("eigh", "eigh") if vectors else ("eigvalsh", "eigvalsh")
     print(f"device: {torch.cuda.get_device_name(0)}; gpueig {gpueig.version()}")
     for n in sizes:
         rng = np.random.default_rng(n)
@@ -41,10 +48,10 @@ def main():
             return (time.perf_counter() - t0) * 1e3, out
 
         calls = {
-            "gpueig.eigvalsh(cupy)": lambda: gpueig.eigvalsh(ca),
-            "cupy.linalg.eigvalsh": lambda: cupy.linalg.eigvalsh(ca),
-            "gpueig.eigvalsh(torch)": lambda: gpueig.eigvalsh(ta),
-            "torch.linalg.eigvalsh": lambda: torch.linalg.eigvalsh(ta),
+            f"gpueig.{ours}(cupy)": lambda: getattr(gpueig, ours)(ca),
+            f"cupy.linalg.{theirs}": lambda: getattr(cupy.linalg, theirs)(ca),
+            f"gpueig.{ours}(torch)": lambda: getattr(gpueig, ours)(ta),
+            f"torch.linalg.{theirs}": lambda: getattr(torch.linalg, theirs)(ta),
         }
         times = {k: [] for k in calls}
         outs = {}
@@ -55,17 +62,23 @@ def main():
                     times[name].append(ms)
                 outs[name] = out
         ref = sla.eigvalsh(a)
-        scale = 30 * n * np.finfo(float).eps * np.abs(ref).max()
+        anorm = float(cupy.abs(ca).sum(axis=0).max())
         for name in calls:
-            out = outs[name]
-            w = cupy.asnumpy(out) if isinstance(out, cupy.ndarray) else out.cpu().numpy()
-            err = np.abs(w - ref).max() / scale
+            # (torch tensors through __cuda_array_interface__)
+            w, v = (cupy.asarray(x) for x in outs[name]) if vectors else (cupy.asarray(outs[name]), None)
+            err = np.abs(cupy.asnumpy(w) - ref).max() / (30 * n * eps * np.abs(ref).max())
+            pairs = ""
+            if vectors:
+                res = float(cupy.abs(ca @ v - v * w).sum(axis=0).max()) / (n * anorm * eps)
+                orth = float(cupy.abs(v.T @ v - cupy.eye(n)).sum(axis=0).max()) / (n * eps)
+                pairs = f"  residual {res:.3g}  orthogonality {orth:.3g}"
             med = statistics.median(times[name])
             print(f"n={n:6d}  {name:24s} {med:9.1f} ms  (runs {' '.join(f'{t:.1f}' for t in times[name])})"
-                  f"  max|w - scipy| / (30 n eps |w|max) = {err:.3g}")
-        ours_c, ours_t = statistics.median(times["gpueig.eigvalsh(cupy)"]), statistics.median(times["gpueig.eigvalsh(torch)"])
-        print(f"n={n:6d}  ratio cupy / gpueig: {statistics.median(times['cupy.linalg.eigvalsh']) / ours_c:.2f}x"
-              f"   torch / gpueig: {statistics.median(times['torch.linalg.eigvalsh']) / ours_t:.2f}x")
+                  f"{pairs}  max|w - scipy| / (30 n eps |w|max) = {err:.3g}")
+        ours_c = statistics.median(times[f"gpueig.{ours}(cupy)"])
+        ours_t = statistics.median(times[f"gpueig.{ours}(torch)"])
+        print(f"n={n:6d}  ratio cupy / gpueig: {statistics.median(times[f'cupy.linalg.{theirs}']) / ours_c:.2f}x"
+              f"   torch / gpueig: {statistics.median(times[f'torch.linalg.{theirs}']) / ours_t:.2f}x")
 
 
 if __name__ == "__main__":

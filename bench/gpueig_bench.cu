@@ -596,7 +596,7 @@ int main(int argc, char **argv) {
   const char *json = nullptr;
   bool quick = false, only_gtsv = false, only_getrf = false, panel_only = false, tall_only = false, sweep_only = false, host_only = false, only_sytrd = false,
        sytrd_values = false, only_toeplitz = false, only_stedc = false, only_stein = false,
-       only_dev_api = false, only_structured = false, replay = false;
+       only_dev_api = false, only_syevd_dev = false, only_structured = false, replay = false;
   long long structured_n = 200000, replay_n = 2000;
   int replay_seeds = 24;
   for (int i = 1; i < argc; ++i) {
@@ -614,13 +614,14 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--stedc")) only_stedc = true;
     else if (!std::strcmp(argv[i], "--stein")) only_stein = true;
     else if (!std::strcmp(argv[i], "--dev-api")) only_dev_api = true;
+    else if (!std::strcmp(argv[i], "--syevd-dev")) only_syevd_dev = true;
     else if (!std::strcmp(argv[i], "--toeplitz-structured")) only_structured = true;
     else if (!std::strcmp(argv[i], "--structured-n") && i + 1 < argc) structured_n = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--structured-replay")) replay = true;
     else if (!std::strcmp(argv[i], "--replay-n") && i + 1 < argc) replay_n = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--replay-seeds") && i + 1 < argc) replay_seeds = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--toeplitz-structured [--structured-n N]] [--structured-replay [--replay-n N] [--replay-seeds S]]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json FILE] [--quick] [--gtsv] [--getrf] [--getrf-panel] [--getrf-tall] [--getrf-sweep] [--getrf-host] [--sytrd] [--sytrd-values] [--toeplitz] [--stedc] [--stein] [--dev-api] [--syevd-dev] [--toeplitz-structured [--structured-n N]] [--structured-replay [--replay-n N] [--replay-seeds S]]\n", argv[0]);
       return 2;
     }
   }
@@ -646,6 +647,11 @@ int main(int argc, char **argv) {
   double copy = copy_bandwidth_gbps(s);
   if (only_dev_api) {
     bench_tridiagonal_dev(s, quick);
+    return 0;
+  }
+  if (only_syevd_dev) {
+    bench::bench_syevd_dev(s, quick);
+    print_and_save(json, prop.name, copy, -1);
     return 0;
   }
   if (only_stein) {

@@ -259,6 +259,90 @@ void vectors_row(const Gpu &g, int64_t n, int reps) {
               (long long)n, ours, theirs, theirs / ours, ours_ratio, their_ratio);
 }
 
+// ||Z^T Z - I||_1 / (n ulp) for the n x n columns at z (dort01's ratio), with cuBLAS.
+double orthogonality_ratio(const Gpu &g, const double *z, int64_t n) {
+  double *r;
+  CUDA_OK(cudaMalloc(&r, size_t(n) * n * sizeof(double)));
+  const double one = 1, zero = 0;
+  const int ni = static_cast<int>(n);
+  BLAS_OK(cublasDgemm(g.blas, CUBLAS_OP_T, CUBLAS_OP_N, ni, ni, ni, &one, z, ni, z, ni, &zero, r, ni));
+  add_identity<<<256, 256, 0, g.st>>>(r, n, -1.0);
+  CUDA_OK(cudaGetLastError());
+  const double ratio = norm1(g, r, n) / (double(n) * ratios::kUlp);
+  cudaFree(r);
+  return ratio;
+}
+
+// All eigenpairs of a random symmetric matrix in device memory: gpu_syevd_dev (the caller's
+// stream; Z over A) against cuSOLVER's cusolverDnXsyevd on the same matrix in the same process,
+// both timed with CUDA events around the call after resetting A (untimed), and the host call
+// gpu_syevd (GPU forced: A up, Z down) by wall time. Accuracy: dsyt21's ||A - Z W Z^T||_1 /
+// (n ||A||_1 ulp) and dort01's ||Z^T Z - I||_1 / (n ulp), the larger of the two per library.
+void syevd_dev_row(const Gpu &g, int64_t n, int reps) {
+  Problem p(n, g.st, true);
+  const int ni = static_cast<int>(n);
+  CUDA_OK(cudaMemsetAsync(p.e, 0, n * sizeof(double), g.st));  // W Z^T as "tridiagonal" diag(W)
+  std::string backend = "gpu";
+  const double ours = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    const int r = gpu_syevd_dev('V', 'L', ni, p.a, ni, p.d, p.info, g.st);
+    if (r != 0) backend = "FAILED: " + std::to_string(r);
+  });
+  int info = -1;
+  CUDA_OK(cudaMemcpy(&info, p.info, sizeof(int), cudaMemcpyDeviceToHost));
+  if (info != 0) backend = "INFO " + std::to_string(info);
+  CUDA_OK(cudaMemcpyAsync(p.z, p.a, p.count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+  const std::vector<double> w_ours = p.host(p.d, n);
+  const double ours_ratio = std::max(similarity_ratio(g, p), orthogonality_ratio(g, p.z, n));
+
+  cusolverDnParams_t params;
+  SOLVER_OK(cusolverDnCreateParams(&params));
+  size_t dbytes = 0, hbytes = 0;
+  SOLVER_OK(cusolverDnXsyevd_bufferSize(g.solver, params, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n,
+                                        CUDA_R_64F, p.a, n, CUDA_R_64F, p.d, CUDA_R_64F, &dbytes, &hbytes));
+  void *dwork = nullptr;
+  CUDA_OK(cudaMalloc(&dwork, std::max<size_t>(dbytes, 1)));
+  std::vector<char> hwork(std::max<size_t>(hbytes, 1));
+  const double theirs = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    SOLVER_OK(cusolverDnXsyevd(g.solver, params, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F,
+                               p.a, n, CUDA_R_64F, p.d, CUDA_R_64F, dwork, dbytes, hwork.data(), hbytes, p.info));
+  });
+  cudaFree(dwork);
+  cusolverDnDestroyParams(params);
+  CUDA_OK(cudaMemcpyAsync(p.z, p.a, p.count * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+  const std::vector<double> w_theirs = p.host(p.d, n);
+  const double their_ratio = std::max(similarity_ratio(g, p), orthogonality_ratio(g, p.z, n));
+  double wdiff = 0;
+  for (int64_t i = 0; i < n; ++i) wdiff = std::max(wdiff, std::fabs(w_ours[i] - w_theirs[i]));
+
+  // The host call on the same matrix (GPU forced): what the device pointers save.
+  std::vector<double> a_host = p.host(p.a0, p.count), work_a(p.count), w(n);
+  gpueig_set_backend("gpu");
+  const double host = host_ms(reps, [&] { work_a = a_host; },
+                              [&] { gpu_syevd('V', 'L', ni, work_a.data(), ni, w.data()); });
+  gpueig_set_backend("auto");
+  g_rows.push_back({"syevd_dev", "random, vectors", "device pointers", n, backend, ours, "cuSOLVER Xsyevd",
+                    theirs, ours_ratio, their_ratio, 0});
+  std::printf("  syevd_dev n=%lld vectors: gpu_syevd_dev %.2f ms, cuSOLVER Xsyevd %.2f ms (x%.2f), host call "
+              "gpu_syevd %.2f ms; ratios %.2f (cuSOLVER %.2f), max |w - w_cusolver| %.1e\n",
+              (long long)n, ours, theirs, theirs / ours, host, ours_ratio, their_ratio, wdiff);
+}
+
+}  // namespace
+
+void bench_syevd_dev(cudaStream_t stream, bool quick) {
+  Gpu g{stream, nullptr, nullptr};
+  BLAS_OK(cublasCreate(&g.blas));
+  SOLVER_OK(cusolverDnCreate(&g.solver));
+  set_stream(g);
+  std::printf("syevd_dev (device pointers vs cuSOLVER Xsyevd, device-resident):\n");
+  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
+    syevd_dev_row(g, n, n >= 8192 ? 3 : 5);
+  cusolverDnDestroy(g.solver);
+  cublasDestroy(g.blas);
+}
+
+namespace {
+
 // The seed's tree method in the same process: the speed-up the issue asks of the default method.
 void tree_row(const Gpu &g, int64_t n, int reps) {
   const Problem p(n, g.st, false);

@@ -84,6 +84,10 @@ class Hardware final : public Device {
                    double *e, double *q, int64_t ldq, int *info, void *stream) override {
     return gpu::sytrd_dev(vect, uplo, n, a, lda, d, e, q, ldq, info, stream);
   }
+  Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info,
+                   void *stream) override {
+    return gpu::syevd_dev(jobz, uplo, n, a, lda, w, info, stream);
+  }
   Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                    const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock, int *isplit,
                    int *info, void *stream) override {

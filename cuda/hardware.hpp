@@ -29,6 +29,8 @@ Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, 
 // two of host and device memory, in order on `stream` and waited for.
 Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d, double *e,
                  double *q, int64_t ldq, int *info, void *stream);
+// The device-pointer syevd (cuda/syevd_host.cu).
+Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info, void *stream);
 Status copy_matrix(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
                    int64_t cols, void *stream);
 // The device-pointer API (cuda/getrf_dev.cu).

@@ -64,7 +64,7 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
 
   // 1. T = Q^T (sigma A) Q, checked.
   HostTridiagonal t;
-  if (!(s = reduce_symmetric(*ctx, uplo, n, a, lda, dsyevx_rmax(), r, &t))) return s;
+  if (!(s = reduce_symmetric(*ctx, st, uplo, n, a, lda, false, dsyevx_rmax(), r, &t))) return s;
 
   // 2. The wanted eigenvalues of T (VL, VU and ABSTOL scaled with A, as DSYEVX scales them).
   const double sigma = t.sigma;
@@ -106,7 +106,7 @@ Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64
   if (std::count(ok.begin(), ok.end(), 0) > 0)
     return Status::fail(Status::unsafe, "inverse iteration did not converge for every vector: LAPACK's turn");
   bool certified = false;
-  if (!(s = certify_pairs(*ctx, blas, n, mm, r.d, r.e, dw, dz, n, vbuf.at<double>(o_g),
+  if (!(s = certify_pairs(st, blas, n, mm, r.d, r.e, dw, dz, n, vbuf.at<double>(o_g),
                           vbuf.at<double>(o_ratio), t.norm, &certified)))
     return s;
   if (!certified) return Status::fail(Status::unsafe, "T's eigenpairs failed their check: recomputed by LAPACK");

@@ -34,17 +34,18 @@ struct HostTridiagonal {
   std::vector<double> d, e;
 };
 
-// The triangle uplo of A (host, lda) up and mirrored, checked (NaN or Inf: unsafe), scaled by a
-// power of two into [RMIN, rmax] where it lies outside, and reduced by the two-stage Givens
-// method (r.q := Q where given); T checked against A's invariants (unsafe if it fails), then
-// copied into *t. T stays in r.d, r.e on the device.
-Status reduce_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda, double rmax,
-                        const ReductionArrays &r, HostTridiagonal *t);
+// The triangle uplo of A (lda; the host's, or device memory with a_on_device) copied in and
+// mirrored, checked (NaN or Inf: unsafe), scaled by a power of two into [RMIN, rmax] where it lies
+// outside, and reduced by the two-stage Givens method (r.q := Q where given); T checked against
+// A's invariants (unsafe if it fails), then copied into *t. T stays in r.d, r.e on the device.
+// All of it on `st`, which the call waits for (the checks' verdicts).
+Status reduce_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                        bool a_on_device, double rmax, const ReductionArrays &r, HostTridiagonal *t);
 
 // LAPACK's two test ratios of m eigenpairs (lam, z: device, ld ldz) of T = tridiag(de, dd, de)
 // (device, order n): max_j ||T z_j - lam_j z_j||_1 / (n ||T|| ulp) and ||Z^T Z - I||_1 / (n ulp),
-// *ok when both are within 30. g: m x m device scratch, ratio: 2 device doubles.
-Status certify_pairs(Context &ctx, cublasHandle_t blas, int64_t n, int64_t m, const double *dd,
+// *ok when both are within 30. g: m x m device scratch, ratio: 2 device doubles. Waits for st.
+Status certify_pairs(cudaStream_t st, cublasHandle_t blas, int64_t n, int64_t m, const double *dd,
                      const double *de, const double *lam, const double *z, int64_t ldz, double *g,
                      double *ratio, double tnorm, bool *ok);
 

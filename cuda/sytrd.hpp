@@ -115,18 +115,18 @@ Status similarity_invariants(cudaStream_t stream, const double *a, int64_t lda, 
 // 30 n ulp of ||A||_F (a correct reduction is within about 2 n ulp).
 bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *d, const double *e);
 
-// The host-pointer drivers' common steps (cuda/sytrd_host.cu), on ctx's stream; flag is a device
-// int of scratch.
-// The triangle uplo of the host matrix a uploaded into da (leading dimension n) and mirrored into
-// the full symmetric matrix; `unsafe` when that triangle holds NaN or Inf entries; else *inv
-// (device) is queued.
-Status upload_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda,
-                        double *da, int *flag, SimilarityInvariants *inv);
+// The drivers' common steps (cuda/sytrd_host.cu), on `st` (ctx's pinned ring stages the host
+// transfers); flag is a device int of scratch.
+// The triangle uplo of a (the host's, or device memory with a_on_device) copied into da (leading
+// dimension n) and mirrored into the full symmetric matrix; `unsafe` when that triangle holds
+// NaN or Inf entries (the call waits for `st` to know); else *inv (device) is queued.
+Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                      bool a_on_device, double *da, int *flag, SimilarityInvariants *inv);
 // z (n x n, ldz) := I.
 Status set_identity(cudaStream_t stream, double *z, int64_t ldz, int64_t n);
 // After a reduction: dd, de (and dz, when not null) finite, then d, e downloaded to the host and
 // checked to keep *dinv's invariants; `unsafe` where either fails (d, e may then be written).
-Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
+Status check_reduction(Context &ctx, cudaStream_t st, int64_t n, const double *dd, const double *de,
                        const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
                        double *e);
 

@@ -97,20 +97,23 @@ bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *
   return std::fabs(ft - fa) <= tol && std::fabs(tr - inv.trace) <= tol;
 }
 
-Status upload_symmetric(Context &ctx, char uplo, int64_t n, const double *a, int64_t lda,
-                        double *da, int *flag, SimilarityInvariants *inv) {
-  cudaStream_t st = ctx.stream();
+Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                      bool a_on_device, double *da, int *flag, SimilarityInvariants *inv) {
   // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
-  // (the NaN check included) looks at it. So only that triangle travels, as rectangles of
-  // kTriangleColumns columns (each a little of the other triangle): about half of A's bytes.
-  // (Not timed apart: the H100 runs of 2026-11-28 before and after it differed by more from
-  // machine to machine than the upload's share of gpu_syevx could show.)
+  // (the NaN check included) looks at it. So only that triangle travels from the host, as
+  // rectangles of kTriangleColumns columns (each a little of the other triangle): about half of
+  // A's bytes. (Not timed apart: the H100 runs of 2026-11-28 before and after it differed by more
+  // from machine to machine than the upload's share of gpu_syevx could show.) Device memory is
+  // copied whole, in one 2D copy.
   constexpr int64_t kTriangleColumns = 128;
   Status s;
-  for (int64_t j0 = 0; j0 < n && s; j0 += kTriangleColumns) {
+  if (a_on_device)
+    s = check(cudaMemcpy2DAsync(da, n * kD, a, lda * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
+              "cudaMemcpy2DAsync");
+  for (int64_t j0 = 0; !a_on_device && j0 < n && s; j0 += kTriangleColumns) {
     const int64_t j1 = std::min(n, j0 + kTriangleColumns);
     const int64_t r0 = uplo == 'U' ? 0 : j0, r1 = uplo == 'U' ? j1 : n;  // rows of the rectangle
-    s = upload(ctx, da + r0 + j0 * n, n * kD, a + r0 + j0 * lda, lda * kD, (r1 - r0) * kD, j1 - j0);
+    s = upload(ctx, da + r0 + j0 * n, n * kD, a + r0 + j0 * lda, lda * kD, (r1 - r0) * kD, j1 - j0, st);
   }
   if (!s) return s;
   mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(da, n, n, uplo == 'U');
@@ -182,16 +185,15 @@ struct ReductionBuffers {
 
 }  // namespace
 
-Status check_reduction(Context &ctx, int64_t n, const double *dd, const double *de,
+Status check_reduction(Context &ctx, cudaStream_t st, int64_t n, const double *dd, const double *de,
                        const double *dz, int *flag, const SimilarityInvariants *dinv, double *d,
                        double *e) {
-  cudaStream_t st = ctx.stream();
   int bad = 0;
   Status s = scan_reduction(st, n, dd, de, dz, flag);
   if (!s || !(s = fetch_flag(st, flag, &bad))) return s;
   if (bad) return Status::fail(Status::unsafe, "the GPU reduction overflowed: recomputed by LAPACK");
-  if (!(s = download(ctx, d, n * kD, dd, n * kD, n * kD, 1))) return s;
-  if (n > 1 && !(s = download(ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1))) return s;
+  if (!(s = download(ctx, d, n * kD, dd, n * kD, n * kD, 1, st))) return s;
+  if (n > 1 && !(s = download(ctx, e, n * kD, de, n * kD, (n - 1) * kD, 1, st))) return s;
   // T must keep A's Frobenius norm and trace; checked before anything else is written (Q_in
   // stays intact for the CPU's recompute). d and e are the CPU's to overwrite then.
   SimilarityInvariants inv{};
@@ -219,12 +221,12 @@ Status sytrd(char vect, char uplo, int64_t n, double *a, int64_t lda, double *d,
   if (!(s = b.allocate(n, zmode))) return s;
   double *dz = b.z;
 
-  if (!(s = upload_symmetric(*ctx, uplo, n, a, lda, b.a, b.flag, b.inv))) return s;
+  if (!(s = load_symmetric(*ctx, st, uplo, n, a, lda, false, b.a, b.flag, b.inv))) return s;
   if (vect == 'V' && !(s = set_identity(st, dz, n, n))) return s;
   if (vect == 'U' && !(s = upload(*ctx, dz, n * kD, q, ldq * kD, n * kD, n))) return s;
 
   s = b.reduce(st, n, zmode);
-  if (!s || !(s = check_reduction(*ctx, n, b.d, b.e, dz, b.flag, b.inv, d, e))) return s;
+  if (!s || !(s = check_reduction(*ctx, st, n, b.d, b.e, dz, b.flag, b.inv, d, e))) return s;
   // VECT = 'U' destroys Q_in once its download has started: no recompute is possible then.
   bool wrote = false;
   if (wantz && !(s = download(*ctx, q, ldq * kD, dz, n * kD, n * kD, n, nullptr, &wrote)))
@@ -247,7 +249,7 @@ Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, 
   ReductionBuffers b(st);
   if (!(s = b.allocate(n, zmode))) return s;
 
-  // A's triangle, mirrored, scanned for NaN / Inf (the host path's upload_symmetric on device data).
+  // A's triangle, mirrored, scanned for NaN / Inf (load_symmetric's steps, the verdict read later).
   s = check(cudaMemcpy2DAsync(b.a, n * kD, a, lda * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
             "cudaMemcpy2DAsync");
   if (!s) return s;

@@ -471,6 +471,27 @@ GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, doub
 GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int lda, double *d,
                              double *e, double *q, int ldq, int *info, void *stream);
 
+/* gpu_syevd_dev: gpu_syevd on device memory (DSYEVD; cusolverDnXsyevd).
+ *  1 JOBZ, 2 UPLO, 3 N [in] as gpu_syevd.  4 A [in,out] (LDA, N) device: the symmetric matrix
+ *  (triangle UPLO) on entry; on exit, JOBZ = 'V': the orthonormal eigenvectors, column j for
+ *  W(j); JOBZ = 'N': destroyed, as DSYEVD (this method leaves it unchanged).
+ *  5 LDA [in] LDA >= max(1, N).  6 W [out] (N) device: the eigenvalues, ascending.
+ *  7 INFO [out] device int: DSYEVD's INFO (0, or > 0 from LAPACK's recompute, as gpu_syevd's).
+ *  8 STREAM [in].
+ * N = 0: INFO = 0. The GPU method of gpu_syevd (A scaled where DSYEVD scales it, the two-stage
+ * reduction with Q formed, divide and conquer, the pairs certified, Q Z by cuBLAS; JOBZ = 'N':
+ * bisection on T), on a copy of A in device workspace; W and A are written on the device once
+ * every check has passed, W being the host call's to the bit on the same device. The checks'
+ * verdicts (A finite, the reduction's invariants, the pairs' two ratios; T for the bisection of
+ * JOBZ = 'N') are read on the host, so the call waits for STREAM a few times (and once a level
+ * of the divide and conquer tree), and returns with the final copies queued. Where the method
+ * declines (NaN or Inf in A, a check that fails, no convergence), LAPACK DSYEVD recomputes on
+ * the host: A comes down, W and A (JOBZ = 'V') and INFO go up. JOBZ = 'V' takes N <= 65535
+ * (GPUEIG_ERR_DEVICE above, with the reason under GPUEIG_VERBOSE). Device workspace: about
+ * 6 N^2 doubles for JOBZ = 'V' (A's copy, Q, Z, the divide and conquer's), N^2 for 'N'. */
+GPUEIG_API int gpu_syevd_dev(char jobz, char uplo, int n, double *a, int lda, double *w, int *info,
+                             void *stream);
+
 /* gpu_stebz_dev: gpu_stebz on device memory (DSTEBZ).
  *  1 RANGE .. 8 ABSTOL [in] as gpu_stebz.   9 D (N), 10 E (N-1) [in] device: left unchanged.
  * 11 M, 12 NSPLIT [out] host ints: as gpu_stebz (0 when INFO < 0).

@@ -396,6 +396,14 @@ class Fake final : public Device {
     return s;
   }
 
+  // The host path's syevd on the caller's (host) arrays (A left as it leaves it; JOBZ 'N' leaves
+  // it untouched, as the device's method does).
+  Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info,
+                   void *) override {
+    Status s = syevd(jobz, uplo, n, a, lda, w);
+    if (s) *info = 0;
+    return s;
+  }
   // The host path's sytrd on the caller's (host) arrays: A is only read there too.
   Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
                    double *e, double *q, int64_t ldq, int *info, void *) override {

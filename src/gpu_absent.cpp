@@ -72,6 +72,7 @@ class Absent final : public Device {
                    int *, void *) override {
     return none();
   }
+  Status syevd_dev(char, char, int64_t, double *, int64_t, double *, int *, void *) override { return none(); }
   Status download_matrix(double *, int64_t, const double *, int64_t, int64_t, int64_t, void *) override {
     return none();
   }

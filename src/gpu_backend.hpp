@@ -232,6 +232,12 @@ class Device {
   // the checks' verdicts are read on the host.
   virtual Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
                            double *e, double *q, int64_t ldq, int *info, void *stream) = 0;
+  // DSYEVD (as syevd; jobz 'N' or 'V', uplo 'U' or 'L', upper case) on device arrays: a
+  // (triangle uplo) read, and for 'V' overwritten by the eigenvectors; w (n) and *info := 0
+  // written only on ok. `unsafe` (a, w untouched) as syevd. Waits for `stream` (the checks'
+  // verdicts are read on the host).
+  virtual Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info,
+                           void *stream) = 0;
   // DSTEBZ (as stebz) on D and E the caller copied down (host, finite, n >= 1): the searches
   // queued on `stream`, W (*m entries), IBLOCK (*m), ISPLIT (*nsplit) and *info (DSTEBZ's INFO)
   // device arrays written on `stream`, *m and *nsplit on the host, all only on ok. `unsafe` as

@@ -8,6 +8,7 @@
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -49,14 +50,60 @@ void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, const d
 
 }  // namespace gpueig::cpu
 
+namespace gpueig {
+namespace {
+
+// The checks gpu_syevd and gpu_syevd_dev share (their first five arguments): 0 or -i.
+int syevd_arguments(char jobz, char uplo, int n, int lda) {
+  if (!lsame(jobz, 'N') && !lsame(jobz, 'V')) return -1;
+  if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return -2;
+  if (n < 0) return -3;
+  if (lda < max1(n)) return -5;
+  return 0;
+}
+
+// gpu_syevd_dev's recompute where the device's method declines (NaN / Inf in A, a check that
+// fails, no convergence), as the host API recomputes: A down, LAPACK DSYEVD, W, A (JOBZ 'V') and
+// INFO (DSYEVD's, which may be > 0) up.
+gpu::Status syevd_on_host(gpu::Device &dev, char j, char u, int64_t n, double *a, int64_t lda, double *w,
+                          int *info, void *stream) {
+  std::vector<double> ha(n * n), hw(n);
+  gpu::Status s = dev.download_matrix(ha.data(), n, a, lda, n, n, stream);
+  if (!s) return s;
+  const int r = cpu::syevd(j, u, int(n), ha.data(), int(n), hw.data());
+  if (r < 0)
+    return gpu::Status::fail(gpu::Status::device_error,
+                             r == GPUEIG_ERR_LAPACK ? "no LAPACK for the host recompute" : "the host recompute failed");
+  s = dev.upload_matrix(w, n, hw.data(), n, n, 1, stream);
+  if (s && j == 'V') s = dev.upload_matrix(a, lda, ha.data(), n, n, n, stream);
+  return s ? dev.upload_arrays({{info, &r, sizeof(int)}}, stream) : s;
+}
+
+}  // namespace
+}  // namespace gpueig
+
+extern "C" int gpu_syevd_dev(char jobz, char uplo, int n, double *a, int lda, double *w, int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::syevd, sizes({{"n", n}}));
+    if (const int bad = syevd_arguments(jobz, uplo, n, lda)) return bad;
+    const char j = lsame(jobz, 'V') ? 'V' : 'N';
+    const char u = lsame(uplo, 'U') ? 'U' : 'L';
+    const bool some = n > 0;
+    return run_on_device(call, {{4, a, some}, {6, w, some}, {7, info, true}}, 8, stream, [&](gpu::Device &dev) {
+      if (!some) return dev.zero_info(info, stream);
+      gpu::Status s = dev.syevd_dev(j, u, n, a, lda, w, info, stream);
+      if (s.code != gpu::Status::unsafe) return s;
+      return syevd_on_host(dev, j, u, n, a, lda, w, info, stream);
+    });
+  });
+}
+
 extern "C" int gpu_syevd(char jobz, char uplo, int n, double *a, int lda, double *w) {
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::syevd, sizes({{"n", n}}));
-    if (!lsame(jobz, 'N') && !lsame(jobz, 'V')) return -1;
-    if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return -2;
-    if (n < 0) return -3;
-    if (lda < max1(n)) return -5;
+    if (const int bad = syevd_arguments(jobz, uplo, n, lda)) return bad;
     if (n == 0) return 0;
 
     const char j = lsame(jobz, 'V') ? 'V' : 'N';

@@ -1,5 +1,6 @@
 // The device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
-// gpu_gtsv_batch_dev, gpu_sytrd_dev). Built twice:
+// gpu_gtsv_batch_dev, gpu_sytrd_dev, gpu_syevd_dev, gpu_stebz_dev, gpu_stein_dev,
+// gpu_toeplitz_eig_dev). Built twice:
 // - with GPUEIG_TEST_DEVICE_MEMORY (label gpu): the arrays in cudaMalloc'd memory of a real GPU,
 //   the work on a stream of the test's own;
 // - without it (label cpu): host arrays, which the fake device (GPUEIG_FAKE_DEVICE=1, set by
@@ -13,7 +14,8 @@
 // by gesv, and an IPIV entry out of range (device INFO -6, B untouched); the tridiagonal solves
 // over the tridiagonal zoo (DGTSV's INFO, DGTT02's ratio) and a mixed batch's INFO encoding; the
 // reduction to tridiagonal form over the symmetric zoo (eigenvalues, dsyt21, dort01; A only read)
-// and, for a NaN, DSYTRD's own D and E; bisection and inverse iteration over the tridiagonal zoo
+// and, for a NaN, DSYTRD's own D and E; the symmetric eigenproblem over that zoo (W the host
+// call's to the bit, the pairs by dsyt21's and dort01's ratios); bisection and inverse iteration over the tridiagonal zoo
 // against the host calls on the same device (to the bit: the same method), their data checks as
 // device INFO, and the E(i)^2-overflow recompute.
 #include <gtest/gtest.h>
@@ -227,6 +229,11 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 2, nullptr, nullptr, nullptr, 1, &info, nullptr), -5);
   EXPECT_EQ(gpu_sytrd_dev('V', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 2, &info, nullptr), -9);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, nullptr, 3, nullptr, nullptr, nullptr, 0, &info, nullptr), -9);
+  EXPECT_EQ(gpu_syevd_dev('X', 'L', 2, nullptr, 2, nullptr, &info, nullptr), -1);
+  EXPECT_EQ(gpu_syevd_dev('N', 'Q', 2, nullptr, 2, nullptr, &info, nullptr), -2);
+  EXPECT_EQ(gpu_syevd_dev('v', 'u', -1, nullptr, 1, nullptr, &info, nullptr), -3);
+  EXPECT_EQ(gpu_syevd_dev('V', 'L', 3, nullptr, 2, nullptr, &info, nullptr), -5);
+  EXPECT_EQ(gpu_syevd_dev('N', 'U', 0, nullptr, 0, nullptr, &info, nullptr), -5);
   int m = 99, ns = 99;
   EXPECT_EQ(gpu_stebz_dev('X', 'E', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -1);
   EXPECT_EQ(gpu_stebz_dev('A', 'Q', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -2);
@@ -268,6 +275,8 @@ TEST(DeviceApi, NoGpuIsAnError) {
   EXPECT_EQ(gpu_gtsv_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_gtsv_batch_dev(1, 1, &dl, &a, &du, &b, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 1, &a, 1, &b, &dl, &du, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_syevd_dev('V', 'L', 1, &a, 1, &b, &info, nullptr), GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(gpu_syevd_dev('N', 'L', 0, nullptr, 1, nullptr, &info, nullptr), GPUEIG_ERR_DEVICE);
   int m = 99, ns = 99, ib = 0, is = 0;
   EXPECT_EQ(gpu_stebz_dev('A', 'E', 1, 0, 0, 0, 0, 0, &a, &dl, &m, &ns, &b, &ib, &is, &info, nullptr),
             GPUEIG_ERR_DEVICE);
@@ -308,6 +317,9 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 3, a.get(), 3, b.get(), nullptr, nullptr, 1, info.get(), st), -7);
   EXPECT_EQ(gpu_sytrd_dev('V', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 2, info.get(), st), -8);
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 2, a.get(), 2, b.get(), b.get(), nullptr, 1, nullptr, st), -10);
+  EXPECT_EQ(gpu_syevd_dev('V', 'L', 2, nullptr, 2, b.get(), info.get(), st), -4);
+  EXPECT_EQ(gpu_syevd_dev('N', 'L', 2, a.get(), 2, nullptr, info.get(), st), -6);
+  EXPECT_EQ(gpu_syevd_dev('N', 'L', 2, a.get(), 2, b.get(), nullptr, st), -7);
   Mem<int> ints(std::vector<int>(2, 1));
   int m = 0, ns = 0;
   auto stebz = [&](const double *d, const double *e, double *w, int *ib, int *is, int *inf) {
@@ -431,6 +443,60 @@ TEST_F(WithDevice, SytrdWithNanIsDsytrds) {
   const Vec hd = d.host(), he = e.host();
   EXPECT_EQ(std::memcmp(hd.data(), rd.data(), n * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(he.data(), re.data(), (n - 1) * sizeof(double)), 0);
+}
+
+// gpu_syevd_dev over the symmetric zoo, both triangles, JOBZ 'N' and 'V', LDA > N: INFO 0, W the
+// host call's (GPU forced) to the bit, and for 'V' the pairs by LAPACK's ratios (dsyt21's
+// ||A - Z W Z^T||, dort01's ||Z^T Z - I||) with padding untouched; JOBZ 'N' leaves A unchanged
+// (DSYEVD may destroy it; this method does not). A NaN in the triangle: the host recompute, W and
+// INFO as the host call's (both LAPACK DSYEVD).
+TEST_F(WithDevice, SyevdOverTheZoo) {
+  void *st = test_stream();
+  ASSERT_EQ(gpueig_set_backend("gpu"), 0);
+  for (const std::string &kind : zoo::symmetric_kinds())
+    for (int n : {1, 2, 33, 200, 520})
+      for (char uplo : {'L', 'U'})
+        for (char jobz : {'N', 'V'}) {
+          if (n == 520 && kind != "random" && kind != "clustered") continue;
+          SCOPED_TRACE(kind + " n=" + std::to_string(n) + " uplo=" + uplo + " jobz=" + jobz);
+          const int lda = n + 3;
+          const Vec full = zoo::symmetric(kind, n, n, 7 * n + 5);
+          Vec a0(size_t(lda) * n, kPad);  // triangle uplo of full, the rest padding
+          for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+              if (uplo == 'L' ? i >= j : i <= j) a0[i + size_t(j) * lda] = full[i + size_t(j) * n];
+          Vec ha = a0, hw(n);
+          ASSERT_EQ(gpu_syevd(jobz, uplo, n, ha.data(), lda, hw.data()), 0);
+          Mem<double> a(a0), w(Vec(n + 1, kPad));
+          Mem<int> info(std::vector<int>{99});
+          ASSERT_EQ(gpu_syevd_dev(jobz, uplo, n, a.get(), lda, w.get(), info.get(), st), 0);
+          ASSERT_EQ(info.host()[0], 0);
+          const Vec dw = w.host(), da = a.host();
+          EXPECT_EQ(dw[n], kPad) << "W written beyond N";
+          EXPECT_EQ(std::memcmp(dw.data(), hw.data(), n * sizeof(double)), 0) << "W is not the host call's";
+          if (jobz == 'N') {
+            EXPECT_EQ(da, a0) << "A written for JOBZ 'N'";
+            continue;
+          }
+          expect_padding(da, n, lda, n, "Z");
+          const Vec zero(std::max(n - 1, 1), 0.0);
+          EXPECT_LE(ratios::tridiagonal_similarity(n, full.data(), n, dw.data(), zero.data(), da.data(), lda),
+                    ratios::kThreshold);
+          EXPECT_LE(ratios::orthogonality(n, n, da.data(), lda), ratios::kThreshold);
+        }
+  // NaN: LAPACK on the host for both calls.
+  const int n = 30, lda = 32;
+  Vec a0 = zoo::symmetric("random", n, lda, 4);
+  a0[9 + size_t(2) * lda] = std::nan("");
+  Vec ha = a0, hw(n);
+  const int hinfo = gpu_syevd('V', 'L', n, ha.data(), lda, hw.data());
+  Mem<double> a(a0), w(Vec(n, 0.0));
+  Mem<int> info(std::vector<int>{99});
+  ASSERT_EQ(gpu_syevd_dev('V', 'L', n, a.get(), lda, w.get(), info.get(), st), 0);
+  EXPECT_EQ(info.host()[0], hinfo);
+  const Vec dw = w.host();
+  EXPECT_EQ(std::memcmp(dw.data(), hw.data(), n * sizeof(double)), 0);
+  ASSERT_EQ(gpueig_set_backend("auto"), 0);
 }
 
 // ---- the tridiagonal eigenproblem's twins --------------------------------------------------------
@@ -701,6 +767,9 @@ TEST_F(WithDevice, QuickReturnsSetInfo) {
   EXPECT_EQ(info4.host()[0], 0);
   EXPECT_EQ(m, 0);
   EXPECT_EQ(ns, 0);
+  Mem<int> info6(std::vector<int>{99});
+  ASSERT_EQ(gpu_syevd_dev('V', 'U', 0, nullptr, 1, nullptr, info6.get(), st), 0);
+  EXPECT_EQ(info6.host()[0], 0);
   Mem<int> info5(std::vector<int>{99});
   ASSERT_EQ(gpu_stein_dev(4, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, 4, nullptr, info5.get(), st), 0);
   EXPECT_EQ(info5.host()[0], 0);

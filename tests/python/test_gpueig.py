@@ -377,11 +377,11 @@ class _FakeDlpackCuda:
 def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
     d, e = tridiagonal(4)
     a = rng.uniform(-1, 1, (4, 4))
-    # The dense eigensolvers have no device path: told to pass host arrays.
-    for call in (lambda g: gpueig.syevd(g), lambda g: gpueig.syevx(g, range="I", il=1, iu=1)):
-        with pytest.raises(TypeError, match="GPU memory.*host"):
+    # Every routine has a device path: it takes CuPy and PyTorch arrays only, all on the GPU.
+    for call in (lambda g: gpueig.syevd(g), lambda g: gpueig.syevx(g, range="I", il=1, iu=1),
+                 lambda g: gpueig.eigh(g)):
+        with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
             call(gpu_array())
-    # The other routines have a device path: it takes CuPy and PyTorch arrays only, all on the GPU.
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
         gpueig.gesv(a, gpu_array())
     with pytest.raises(TypeError, match="host array and the others are GPU arrays"):
@@ -398,6 +398,16 @@ def test_gpu_arrays_are_refused_with_what_to_do(gpu_array):
         gpueig.toeplitz_eig(gpu_array())
     with pytest.raises(TypeError, match="GPU array gpueig does not take.*CuPy.*PyTorch"):
         gpueig.sytrd_givens(gpu_array())
+
+
+def _symmetric_one_triangle(n, lower):
+    """(a, junk): a random symmetric a, and junk equal to it in the triangle `lower` names and 7
+    in the other, which the routines must not read."""
+    a = rng.uniform(-1, 1, (n, n))
+    a = a + a.T
+    junk = a.copy()
+    junk[np.triu_indices(n, 1) if lower else np.tril_indices(n, -1)] = 7.0
+    return a, junk
 
 
 def _device_arrays(lib):
@@ -495,13 +505,7 @@ def test_eigvalsh_on_device_arrays(lib):
     dev, host = _device_arrays(lib)
     for n in (1, 2, 40, 300, 1100):
         for lower in (True, False):
-            a = rng.uniform(-1, 1, (n, n))
-            a = a + a.T
-            junk = a.copy()  # the other triangle must not matter
-            if lower:
-                junk[np.triu_indices(n, 1)] = 7.0
-            else:
-                junk[np.tril_indices(n, -1)] = 7.0
+            a, junk = _symmetric_one_triangle(n, lower)
             da = dev(junk)
             w = gpueig.eigvalsh(da, lower=lower)
             assert type(w) is type(da) and tuple(w.shape) == (n,)
@@ -515,6 +519,58 @@ def test_eigvalsh_on_device_arrays(lib):
         gpueig.eigvalsh(dev(np.ones((2, 3))))
     with pytest.raises(TypeError, match="float64 only"):
         gpueig.eigvalsh(dev(np.eye(3, dtype=np.float32)))
+
+
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_dense_eigen_on_device_arrays(lib):
+    """syevd, syevx and eigh on CuPy arrays and PyTorch CUDA tensors (gpu_syevd_dev; subsets from
+    gpu_sytrd_dev, gpu_stebz_dev and gpu_stein_dev): the same kind of array back, eigenvalues as
+    the host path's and SciPy's to LAPACK's tolerance, eigenpairs by its residual and
+    orthogonality, only the chosen triangle read, the input untouched."""
+    dev, host = _device_arrays(lib)
+    for n in (1, 2, 40, 300, 700):
+        for lower in (True, False):
+            a, junk = _symmetric_one_triangle(n, lower)
+            da = dev(junk)
+            ref = sla.eigvalsh(a)
+            tol = 30 * n * EPS * max(1.0, np.abs(ref).max())
+            uplo = "L" if lower else "U"
+            w, z = gpueig.syevd(da, uplo=uplo)
+            assert type(w) is type(da) and type(z) is type(da) and tuple(z.shape) == (n, n)
+            hw, hz = host(w), host(z)
+            assert np.max(np.abs(hw - ref)) <= tol
+            assert np.max(np.abs(hw - gpueig.syevd(junk, jobz="N", uplo=uplo))) <= tol
+            assert np.max(np.abs(a @ hz - hz * hw)) <= tol * n
+            assert np.max(np.abs(hz.T @ hz - np.eye(n))) <= 30 * n * EPS
+            assert np.max(np.abs(host(gpueig.syevd(da, jobz="N", uplo=uplo)) - ref)) <= tol
+            k = max(1, n // 10)
+            for kw, want in (({"range": "I", "il": 1, "iu": k}, ref[:k]),
+                             ({"range": "V", "vl": -0.5, "vu": 0.5}, ref[(ref > -0.5) & (ref <= 0.5)])):
+                ws, zs = gpueig.syevx(da, uplo=uplo, **kw)
+                assert type(ws) is type(da) and tuple(zs.shape) == (n, want.size)
+                hws, hzs = host(ws), host(zs)
+                assert hws.size == want.size and np.max(np.abs(hws - want), initial=0) <= tol
+                assert np.max(np.abs(a @ hzs - hzs * hws), initial=0) <= tol * n
+                assert np.max(np.abs(hzs.T @ hzs - np.eye(want.size)), initial=0) <= 30 * n * EPS
+                wn = host(gpueig.syevx(da, jobz="N", uplo=uplo, **kw))
+                assert wn.size == want.size and np.max(np.abs(wn - want), initial=0) <= tol
+            we, ze = gpueig.eigh(da, lower=lower)
+            assert type(we) is type(da) and np.max(np.abs(host(we) - ref)) <= tol
+            wi = gpueig.eigh(da, lower=lower, eigvals_only=True, subset_by_index=(0, k - 1))
+            assert type(wi) is type(da) and np.max(np.abs(host(wi) - ref[:k])) <= tol
+            wv, zv = gpueig.eigh(da, lower=lower, subset_by_value=(-np.inf, 0.0))
+            assert host(wv).size == np.count_nonzero(ref <= 0.0) and tuple(zv.shape) == (n, host(wv).size)
+            assert np.array_equal(host(da), junk)
+    w0, z0 = gpueig.syevd(dev(np.zeros((0, 0))))
+    assert tuple(w0.shape) == (0,) and tuple(z0.shape) == (0, 0)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigh(dev(np.array([[np.nan, 0.0], [0.0, 1.0]])))
+    with pytest.raises(ValueError, match="square"):
+        gpueig.syevd(dev(np.ones((2, 3))))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.syevd(dev(np.eye(3, dtype=np.float32)))
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.eigh(dev(np.eye(3, dtype=np.float32)))
 
 
 @pytest.mark.parametrize("lib", ["cupy", "torch"])
@@ -802,6 +858,62 @@ def test_eigh_tridiagonal_matches_scipy(select, select_range):
     assert np.abs(v.T @ v - np.eye(w.size)).sum(axis=0).max() / (n * EPS) <= 30
     assert np.array_equal(gpueig.eigh_tridiagonal(d, e, eigvals_only=True, select=select,
                                                   select_range=select_range), w)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 40, 130])
+@pytest.mark.parametrize("lower", [True, False])
+def test_eigh_matches_scipy(n, lower):
+    a, junk = _symmetric_one_triangle(n, lower)
+    keep = junk.copy()
+    ref = sla.eigvalsh(a)
+    tol = 30 * max(n, 1) * EPS * max(1.0, np.abs(ref).max(initial=0))
+    w, v = gpueig.eigh(junk, lower=lower)
+    assert np.array_equal(junk, keep)
+    assert w.shape == (n,) and v.shape == (n, n)
+    assert np.max(np.abs(w - ref), initial=0) <= tol
+    assert np.max(np.abs(a @ v - v * w), initial=0) <= tol * max(n, 1)
+    assert np.max(np.abs(v.T @ v - np.eye(n)), initial=0) <= 30 * max(n, 1) * EPS
+    assert np.max(np.abs(gpueig.eigh(junk, lower=lower, eigvals_only=True) - ref), initial=0) <= tol
+    if n == 0:
+        return
+    k = max(1, n // 5)
+    for kw, want in (({"subset_by_index": (1, k) if n > k else (0, 0)}, ref[1:k + 1] if n > k else ref[:1]),
+                     ({"subset_by_value": (-1.0, 1.0)}, ref[(ref > -1.0) & (ref <= 1.0)]),
+                     ({"subset_by_value": (-np.inf, 0.0)}, ref[ref <= 0.0]),
+                     ({"subset_by_value": (0.0, np.inf)}, ref[ref > 0.0])):
+        for driver in (None, "evx", "evr"):
+            ws, vs = gpueig.eigh(junk, lower=lower, driver=driver, **kw)
+            assert ws.size == want.size and np.max(np.abs(ws - want), initial=0) <= tol
+            assert vs.shape == (n, want.size)
+            assert np.max(np.abs(a @ vs - vs * ws), initial=0) <= tol * n
+            wo = gpueig.eigh(junk, lower=lower, eigvals_only=True, driver=driver, **kw)
+            assert wo.size == want.size and np.max(np.abs(wo - want), initial=0) <= tol
+    for driver in ("ev", "evd"):
+        assert np.max(np.abs(gpueig.eigh(junk, lower=lower, driver=driver)[0] - ref)) <= tol
+
+
+def test_eigh_validation():
+    a = np.eye(3)
+    with pytest.raises(ValueError, match="generalized"):
+        gpueig.eigh(a, np.eye(3))
+    with pytest.raises(ValueError, match="driver"):
+        gpueig.eigh(a, driver="gvd")
+    with pytest.raises(ValueError, match="cannot compute subsets"):
+        gpueig.eigh(a, driver="evd", subset_by_index=(0, 1))
+    with pytest.raises(ValueError, match="not both"):
+        gpueig.eigh(a, subset_by_index=(0, 1), subset_by_value=(0, 1))
+    with pytest.raises(ValueError, match="select_range"):
+        gpueig.eigh(a, subset_by_index=(2, 3))
+    with pytest.raises(ValueError, match="lo < hi"):
+        gpueig.eigh(a, subset_by_value=(1.0, 1.0))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        gpueig.eigh(np.array([[np.inf, 0.0], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match="square"):
+        gpueig.eigh(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="type"):
+        gpueig.eigh(a, type=4)
+    with pytest.raises(TypeError, match="float64 only"):
+        gpueig.eigh(np.eye(3, dtype=np.float32))
 
 
 def test_eigh_tridiagonal_clustered_and_scaled():

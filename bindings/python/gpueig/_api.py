@@ -451,7 +451,11 @@ def sytrd_givens(a, vect="V", uplo="L", q=None):
 def syevd(a, jobz="V", uplo="L"):
     """All eigenvalues (jobz 'N') or eigenpairs (jobz 'V') of the symmetric array a (LAPACK
     dsyevd); uplo: the triangle of a that is read. Returns w (ascending) or (w, z) with z[:, i]
-    the eigenvector for w[i]. a is not modified."""
+    the eigenvector for w[i]. a is not modified. A CuPy array or PyTorch CUDA tensor goes to
+    gpu_syevd_dev on its library's current stream (w, z: the same kind of array)."""
+    if _on_gpu(a):
+        from . import _device
+        return _device.syevd(a, jobz, uplo)
     work = _fortran_copy(a, "a")
     n = _order(work.shape[0], "n")
     if work.shape != (n, n):
@@ -470,7 +474,12 @@ def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0
     dsyevx): range 'A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th smallest (1-based,
     inclusive). Returns w (ascending) or (w, z) with z[:, i] the eigenvector for w[i]. a is not
     modified. Raises GpueigError (its message lists IFAIL, 1-based) where eigenvectors failed to
-    converge."""
+    converge. A CuPy array or PyTorch CUDA tensor stays on the GPU: the whole spectrum by
+    gpu_syevd_dev, a subset composed from gpu_sytrd_dev, gpu_stebz_dev and gpu_stein_dev (w, z:
+    the same kind of array)."""
+    if _on_gpu(a):
+        from . import _device
+        return _device.syevx(a, jobz, range, vl, vu, il, iu, abstol, uplo)
     work = _fortran_copy(a, "a")
     n = _order(work.shape[0], "n")
     if work.shape != (n, n):

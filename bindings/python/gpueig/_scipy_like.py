@@ -1,6 +1,6 @@
 """SciPy-shaped conveniences over the LAPACK-style functions: the names, arguments and results of
-scipy.linalg's eigvalsh, eigvalsh_tridiagonal, eigh_tridiagonal, lu_factor, lu_solve, solve and
-solve_banded (the (1, 1) band), so that code written for SciPy can switch by changing the import."""
+scipy.linalg's eigh, eigvalsh, eigvalsh_tridiagonal, eigh_tridiagonal, lu_factor, lu_solve, solve
+and solve_banded (the (1, 1) band), so that code written for SciPy can switch by changing the import."""
 import warnings
 
 import numpy as np
@@ -73,6 +73,91 @@ def eigvalsh(a, lower=True, check_finite=True):
     s = _power_of_two_scale(triangle)
     d, e, _ = _api.sytrd_givens(triangle * s, vect="N", uplo="L" if lower else "U")
     return _api.stebz(d, e).w / s
+
+
+def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False, type=1,
+         check_finite=True, subset_by_index=None, subset_by_value=None, driver=None):
+    """Eigenvalues and eigenvectors of a real symmetric matrix, as scipy.linalg.eigh(a): the whole
+    spectrum by gpu_syevd (the two-stage Givens reduction with Q, divide and conquer, Q Z; each
+    pair checked by LAPACK's residual and orthogonality ratios, LAPACK DSYEVD where a check fails),
+    a subset (subset_by_index=(lo, hi), 0-based and inclusive; subset_by_value=(lo, hi), the
+    half-open interval (lo, hi], infinite ends allowed) by gpu_syevx (bisection and inverse
+    iteration on T). Only the `lower` (default) or upper triangle is read. Returns (w, v): w
+    ascending, v[:, i] the unit eigenvector for w[i]; w alone with eigvals_only. a is never
+    modified (overwrite_a is accepted and has no effect). driver: None (the whole spectrum 'evd',
+    a subset 'evx'), 'ev' or 'evd' (whole spectrum only, as SciPy), 'evr' or 'evx' (computed by
+    gpu_syevx; the library has no MRRR). A CuPy array or PyTorch CUDA tensor stays on the GPU
+    (gpu_syevd_dev on its library's current stream; a subset composed from gpu_sytrd_dev,
+    gpu_stebz_dev and gpu_stein_dev) and w, v come back as the same kind of array.
+
+    Example::
+
+        >>> w, v = gpueig.eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+        >>> w
+        array([1., 3.])
+        >>> gpueig.eigh(np.diag([3.0, 1.0, 2.0]), eigvals_only=True, subset_by_index=(0, 1))
+        array([1., 2.])
+
+    Raises:
+        ValueError: a is not a square 2-D array, holds Inf/NaN (with check_finite), b is given
+            (the generalized problem is not implemented), both subsets or a bad subset, a driver
+            SciPy does not know or one that cannot compute a subset, or type not 1, 2 or 3.
+        TypeError: a is not real float64 or integer data (NumPy, CuPy, or a PyTorch CUDA
+            tensor).
+        numpy.linalg.LinAlgError: the eigensolver did not converge (DSYEVD's INFO > 0) or some
+            eigenvectors of a subset did not (their 1-based indices in the message).
+        GpueigError: a library error (e.g. GPUEIG_ERR_DEVICE with the GPU forced).
+    """
+    del overwrite_a, overwrite_b  # (inputs are never modified)
+    if type not in (1, 2, 3):
+        raise ValueError(f"type must be 1, 2 or 3, got {type!r}")
+    if b is not None:
+        raise ValueError("eigh: the generalized problem (b) is not implemented; gpueig solves a v = w v only")
+    drivers = {None: None, "ev": "evd", "evd": "evd", "evr": "evx", "evx": "evx"}
+    if driver not in drivers:
+        raise ValueError(f"eigh: driver must be one of 'ev', 'evd', 'evr', 'evx' (or None) for the standard "
+                         f"problem, got {driver!r}")
+    if subset_by_index is not None and subset_by_value is not None:
+        raise ValueError("eigh: give subset_by_index or subset_by_value, not both")
+    subset = subset_by_index is not None or subset_by_value is not None
+    if subset and drivers[driver] == "evd":
+        raise ValueError(f"eigh: driver {driver!r} cannot compute subsets of eigenvalues")
+    on_gpu = _api._on_gpu(a)
+    if on_gpu:
+        from . import _device
+        _device.kind_of(a)
+    else:
+        a = _api._as_real(a, "a", 2)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"a must be a square 2-D array, got shape {tuple(a.shape)}")
+    _finite_anywhere(a, "a", check_finite, 2)
+    n = a.shape[0]
+    jobz, uplo = ("N" if eigvals_only else "V"), ("L" if lower else "U")
+    kw = {}
+    if subset_by_index is not None:
+        _, kw = _select("i", subset_by_index, n)
+        kw["range"] = "I"
+    elif subset_by_value is not None:
+        if len(subset_by_value) != 2:
+            raise ValueError("subset_by_value must be a pair (lo, hi)")
+        lo, hi = float(subset_by_value[0]), float(subset_by_value[1])
+        if np.isnan(lo) or np.isnan(hi) or not lo < hi:
+            raise ValueError(f"subset_by_value must satisfy lo < hi, got {tuple(subset_by_value)}")
+        # |eigenvalue| <= n max|a(i,j)|: infinite ends become finite ones beyond every eigenvalue
+        if np.isinf(lo) or np.isinf(hi):
+            from . import _device
+            top = _device.kind_of(a).amax(a) if on_gpu else (float(np.max(np.abs(a))) if n else 0.0)
+            far = 2.0 * n * top + 1.0
+            lo, hi = max(lo, -far), min(hi, far)
+        kw = {"range": "V", "vl": lo, "vu": hi}
+    try:
+        if subset or drivers[driver] == "evx":
+            return _api.syevx(a, jobz=jobz, uplo=uplo, **kw) if kw else _api.syevx(a, jobz=jobz, uplo=uplo)
+        return _api.syevd(a, jobz=jobz, uplo=uplo)
+    except _api.GpueigError as err:
+        if err.info > 0:
+            raise np.linalg.LinAlgError(f"eigh: {err}") from err
+        raise
 
 
 def _select(select, select_range, n):
