@@ -101,8 +101,9 @@ void bench_getrf(cudaStream_t stream, bool quick, bool panel_only, bool tall_onl
 // values_only: the device-resident values rows alone, n = 512 .. 8192 (--sytrd-values).
 void bench_sytrd(cudaStream_t stream, bool quick, bool values_only = false);
 
-// The syevd_dev rows (bench/sytrd_bench.cu): gpu_syevd_dev on device memory beside cuSOLVER's
-// Xsyevd (device-resident, same process) and the host call gpu_syevd.
+// The syevd_dev and syevx_dev rows (bench/sytrd_bench.cu): gpu_syevd_dev (all pairs) and
+// gpu_syevx_dev (the smallest 1%) on device memory beside cuSOLVER's Xsyevd / Xsyevdx
+// (device-resident, same process) and the host calls gpu_syevd / gpu_syevx.
 void bench_syevd_dev(cudaStream_t stream, bool quick);
 
 // The toeplitz rows (bench/toeplitz_bench.cu): the host call beside cuSOLVER dsyevd / dsyevdx on

@@ -327,6 +327,92 @@ void syevd_dev_row(const Gpu &g, int64_t n, int reps) {
               (long long)n, ours, theirs, theirs / ours, host, ours_ratio, their_ratio, wdiff);
 }
 
+// The smallest 1% of the eigenpairs of a random symmetric matrix in device memory: gpu_syevx_dev
+// against cuSOLVER's cusolverDnXsyevdx (RANGE I) on the same matrix in the same process, both
+// timed with CUDA events after resetting A (untimed), and the host call gpu_syevx (GPU forced: A
+// up, the n x M vectors down) by wall time. Accuracy: the larger of max_j ||A z_j - w_j z_j||_1 /
+// (n ||A||_1 ulp) and ||Z^T Z - I||_1 / (n ulp), computed with cuBLAS.
+void syevx_dev_row(const Gpu &g, int64_t n, int reps) {
+  Problem p(n, g.st, true);
+  const int ni = static_cast<int>(n), iu = std::max(1, ni / 100);
+  double *w2, *r;
+  int *ifail;
+  CUDA_OK(cudaMalloc(&w2, n * sizeof(double)));
+  CUDA_OK(cudaMalloc(&r, p.count * sizeof(double)));
+  CUDA_OK(cudaMalloc(&ifail, n * sizeof(int)));
+  // max_j ||A z_j - w_j z_j||_1 / (n ||A||_1 ulp) and dort01's ratio for the M columns of z.
+  auto ratio = [&](const double *z, const double *w, int m) {
+    const double one = 1, zero = 0;
+    CUDA_OK(cudaMemcpyAsync(r, z, size_t(n) * m * sizeof(double), cudaMemcpyDeviceToDevice, g.st));
+    BLAS_OK(cublasDdgmm(g.blas, CUBLAS_SIDE_RIGHT, ni, m, z, ni, w, 1, r, ni));  // r := Z diag(w)
+    const double minus = -1;
+    BLAS_OK(cublasDgemm(g.blas, CUBLAS_OP_N, CUBLAS_OP_N, ni, m, ni, &one, p.a0, ni, z, ni, &minus, r, ni));
+    std::vector<double> h = p.host(r, size_t(n) * m);
+    double worst = 0;
+    for (int j = 0; j < m; ++j) {
+      double c = 0;
+      for (int64_t i = 0; i < n; ++i) c += std::fabs(h[i + j * n]);
+      worst = std::max(worst, c);
+    }
+    BLAS_OK(cublasDgemm(g.blas, CUBLAS_OP_T, CUBLAS_OP_N, m, m, ni, &one, z, ni, z, ni, &zero, r, m));
+    std::vector<double> gm = p.host(r, size_t(m) * m);
+    double orth = 0;
+    for (int j = 0; j < m; ++j) {
+      double c = 0;
+      for (int i = 0; i < m; ++i) c += std::fabs(gm[i + j * m] - (i == j ? 1 : 0));
+      orth = std::max(orth, c);
+    }
+    return std::max(worst / (double(n) * norm1(g, p.a0, n) * ratios::kUlp), orth / (double(n) * ratios::kUlp));
+  };
+  std::string backend = "gpu";
+  int m = 0;
+  const double ours = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    const int rc = gpu_syevx_dev('V', 'I', 'L', ni, p.a, ni, 0, 0, 1, iu, 0, &m, p.d, p.z, ni, ifail, p.info, g.st);
+    if (rc != 0) backend = "FAILED: " + std::to_string(rc);
+  });
+  const double ours_ratio = m == iu ? ratio(p.z, p.d, m) : 1e300;
+
+  cusolverDnParams_t params;
+  SOLVER_OK(cusolverDnCreateParams(&params));
+  size_t dbytes = 0, hbytes = 0;
+  int64_t found = 0;
+  double vl = 0, vu = 0;
+  SOLVER_OK(cusolverDnXsyevdx_bufferSize(g.solver, params, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I,
+                                         CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, p.a, n, &vl, &vu, 1, iu, &found,
+                                         CUDA_R_64F, w2, CUDA_R_64F, &dbytes, &hbytes));
+  void *dwork = nullptr;
+  CUDA_OK(cudaMalloc(&dwork, std::max<size_t>(dbytes, 1)));
+  std::vector<char> hwork(std::max<size_t>(hbytes, 1));
+  const double theirs = device_ms(g.st, reps, [&] { p.reset(); }, [&] {
+    SOLVER_OK(cusolverDnXsyevdx(g.solver, params, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I,
+                                CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, p.a, n, &vl, &vu, 1, iu, &found, CUDA_R_64F,
+                                w2, CUDA_R_64F, dwork, dbytes, hwork.data(), hbytes, p.info));
+  });
+  cudaFree(dwork);
+  cusolverDnDestroyParams(params);
+  const double their_ratio = found == iu ? ratio(p.a, w2, iu) : 1e300;
+  const std::vector<double> wo = p.host(p.d, iu), wt = p.host(w2, iu);
+  double wdiff = 0;
+  for (int i = 0; i < iu; ++i) wdiff = std::max(wdiff, std::fabs(wo[i] - wt[i]));
+
+  std::vector<double> a_host = p.host(p.a0, p.count), work_a(p.count), w(n), z(size_t(n) * iu);
+  std::vector<int> hif(n);
+  int hm = 0;
+  gpueig_set_backend("gpu");
+  const double host = host_ms(reps, [&] { work_a = a_host; }, [&] {
+    gpu_syevx('V', 'I', 'L', ni, work_a.data(), ni, 0, 0, 1, iu, 0, &hm, w.data(), z.data(), ni, hif.data());
+  });
+  gpueig_set_backend("auto");
+  g_rows.push_back({"syevx_dev", "random, smallest 1%, vectors", "device pointers", n, backend, ours,
+                    "cuSOLVER Xsyevdx", theirs, ours_ratio, their_ratio, 0});
+  std::printf("  syevx_dev n=%lld smallest %d with vectors: gpu_syevx_dev %.2f ms, cuSOLVER Xsyevdx %.2f ms "
+              "(x%.2f), host call gpu_syevx %.2f ms; ratios %.2f (cuSOLVER %.2f), max |w - w_cusolver| %.1e\n",
+              (long long)n, iu, ours, theirs, theirs / ours, host, ours_ratio, their_ratio, wdiff);
+  cudaFree(w2);
+  cudaFree(r);
+  cudaFree(ifail);
+}
+
 }  // namespace
 
 void bench_syevd_dev(cudaStream_t stream, bool quick) {
@@ -334,9 +420,11 @@ void bench_syevd_dev(cudaStream_t stream, bool quick) {
   BLAS_OK(cublasCreate(&g.blas));
   SOLVER_OK(cusolverDnCreate(&g.solver));
   set_stream(g);
-  std::printf("syevd_dev (device pointers vs cuSOLVER Xsyevd, device-resident):\n");
+  std::printf("syevd_dev, syevx_dev (device pointers vs cuSOLVER Xsyevd / Xsyevdx, device-resident):\n");
   for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
     syevd_dev_row(g, n, n >= 8192 ? 3 : 5);
+  for (int64_t n : quick ? std::vector<int64_t>{1024, 4096} : std::vector<int64_t>{1024, 2048, 4096, 8192})
+    syevx_dev_row(g, n, n >= 8192 ? 3 : 5);
   cusolverDnDestroy(g.solver);
   cublasDestroy(g.blas);
 }

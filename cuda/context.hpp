@@ -86,6 +86,11 @@ inline Status enter(const DeviceScope &scope, Context *&ctx) {
   if (!scope.status()) return scope.status();
   return Context::get(ctx);
 }
+// enter(), then the context's cuBLAS handle (on its stream) into *blas where want_blas is set.
+inline Status enter(const DeviceScope &scope, Context *&ctx, bool want_blas, cublasHandle_t *blas) {
+  Status s = enter(scope, ctx);
+  return s && want_blas ? ctx->blas(blas) : s;
+}
 
 // ---- The device-pointer API's side (include/gpueig.h) ----------------------------------------
 

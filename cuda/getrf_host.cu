@@ -265,10 +265,9 @@ Status getrf_solve(int64_t m, int64_t n, double *a, int64_t lda, int *ipiv, int 
                    GesvRhs *rhs) {
   DeviceScope scope;
   Context *ctx = nullptr;
-  Status s = enter(scope, ctx);
   cublasHandle_t blas = nullptr;
+  Status s = enter(scope, ctx, true, &blas);
   cudaStream_t copy = nullptr;
-  if (s) s = ctx->blas(&blas);
   if (s) s = ctx->copy_stream(&copy);
   if (!s) return s;
   cudaStream_t st = ctx->stream();

@@ -20,9 +20,8 @@ Status getrs(char trans, int64_t n, int64_t nrhs, const double *a, int64_t lda, 
   constexpr size_t kD = sizeof(double);
   DeviceScope scope;
   Context *ctx = nullptr;
-  Status s = enter(scope, ctx);
   cublasHandle_t blas = nullptr;
-  if (s) s = ctx->blas(&blas);
+  Status s = enter(scope, ctx, true, &blas);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
   // order[i]: the row of A that the interchanges IPIV(1), IPIV(2), .. bring to row i (P^T A).

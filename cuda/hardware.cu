@@ -88,6 +88,11 @@ class Hardware final : public Device {
                    void *stream) override {
     return gpu::syevd_dev(jobz, uplo, n, a, lda, w, info, stream);
   }
+  Status syevx_dev(char jobz, char range, char uplo, int64_t n, double *a, int64_t lda, double vl, double vu,
+                   int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz, int *ifail, int *info,
+                   void *stream) override {
+    return gpu::syevx_dev(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, ifail, info, stream);
+  }
   Status stebz_dev(char range, char order, int n, double vl, double vu, int il, int iu, double abstol,
                    const double *d, const double *e, int *m, int *nsplit, double *w, int *iblock, int *isplit,
                    int *info, void *stream) override {

@@ -31,6 +31,10 @@ Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, 
                  double *q, int64_t ldq, int *info, void *stream);
 // The device-pointer syevd (cuda/syevd_host.cu).
 Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info, void *stream);
+// The device-pointer syevx (cuda/syevx_host.cu).
+Status syevx_dev(char jobz, char range, char uplo, int64_t n, double *a, int64_t lda, double vl, double vu,
+                 int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz, int *ifail, int *info,
+                 void *stream);
 Status copy_matrix(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
                    int64_t cols, void *stream);
 // The device-pointer API (cuda/getrf_dev.cu).

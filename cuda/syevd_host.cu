@@ -192,6 +192,7 @@ Status reduce_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, con
   if (!(s = check(cudaMemcpyAsync(&inv, r.inv, sizeof inv, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync")) ||
       !(s = check(cudaStreamSynchronize(st), "reduce_symmetric")))
     return s;
+  t->amax = inv.amax;
   t->sigma = scaling::power_of_two_into(inv.amax, std::sqrt(DBL_MIN / scaling::kPrecision), rmax);
   if (t->sigma != 1) {
     scale_kernel<<<grid_for(n * n), kThreads, 0, st>>>(r.a, n, n, t->sigma);
@@ -241,11 +242,10 @@ Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w)
   if (wantz && n > kSyevdMaxVectors) return Status::fail(Status::unavailable, "syevd: n > 65535");
   DeviceScope scope;
   Context *ctx = nullptr;
-  Status s = enter(scope, ctx);
+  cublasHandle_t blas = nullptr;
+  Status s = enter(scope, ctx, wantz, &blas);
   if (!s) return s;
   cudaStream_t st = ctx->stream();
-  cublasHandle_t blas = nullptr;
-  if (wantz && !(s = ctx->blas(&blas))) return s;
   SyevdBuffers b(st);
   std::vector<double> vals(n);
   double sigma = 1;

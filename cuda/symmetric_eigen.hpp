@@ -28,9 +28,10 @@ struct ReductionArrays {
   bool keep_q = false;
 };
 
-// T on the host, with the scale factor A was multiplied by and ||T||_1.
+// T on the host, with the scale factor A was multiplied by, A's largest |entry| before it and
+// ||T||_1.
 struct HostTridiagonal {
-  double sigma = 1, norm = 0;
+  double sigma = 1, amax = 0, norm = 0;
   std::vector<double> d, e;
 };
 

@@ -492,6 +492,32 @@ GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int l
 GPUEIG_API int gpu_syevd_dev(char jobz, char uplo, int n, double *a, int lda, double *w, int *info,
                              void *stream);
 
+/* gpu_syevx_dev: gpu_syevx on device memory (DSYEVX; cusolverDnXsyevdx).
+ *  1 JOBZ .. 11 ABSTOL [in] as gpu_syevx (5 A (LDA, N) device: triangle UPLO read; on exit
+ *    destroyed, as DSYEVX: this method leaves it unchanged for a subset and puts the eigenvectors
+ *    there for the whole spectrum).
+ * 12 M [out] host int: as gpu_syevx (0 when the call returns non-zero).
+ * 13 W (N) [out] device: W(1..M) ascending.  14 Z (LDZ, max(1,M)) [out] device, JOBZ = 'V' (not
+ *    referenced for 'N').  15 LDZ [in] as gpu_syevx.
+ * 16 IFAIL (N) [out] device, JOBZ = 'V': IFAIL(1..M) as gpu_syevx's.
+ * 17 INFO [out] device int: DSYEVX's INFO (0, or i > 0 vectors that failed, from LAPACK's
+ *    recompute).  18 STREAM [in].
+ * N = 0: M = 0, INFO = 0. The GPU method of gpu_syevx: the whole spectrum by gpu_syevd_dev's (the
+ * vectors copied into Z); a subset: A's triangle copied into device workspace, scaled where
+ * DSYEVX scales it, reduced with Q kept as the reduction's blocks, the wanted eigenvalues by GPU
+ * bisection and their vectors by gpu_stein's method on T in device memory, the pairs checked on
+ * the device, Q applied to the M vectors, which are copied into Z. The checks' verdicts and
+ * DSTEBZ's bookkeeping are read on the host (O(N) data), so the call waits for STREAM; W goes up
+ * at the end. gpu_syevx's documented deviations hold (NaN or Inf in A: NaN eigenvalues; (VL, VU]
+ * collapsing in DSYEVX's scaling: M = 0; IFAIL(1) for N = 1). Where the method declines (NaN or
+ * Inf in A, a check that fails, no convergence) and for N = 1, gpu_syevx's CPU path runs on a
+ * host copy of A (A comes down; W, Z, IFAIL and INFO go up). N <= 65535 (GPUEIG_ERR_DEVICE
+ * above). Device workspace: about 3 N^2 doubles for a subset (A's copy, the reduction's blocks),
+ * plus 3 N M for the vectors; gpu_syevd_dev's for the whole spectrum. */
+GPUEIG_API int gpu_syevx_dev(char jobz, char range, char uplo, int n, double *a, int lda, double vl, double vu,
+                             int il, int iu, double abstol, int *m, double *w, double *z, int ldz, int *ifail,
+                             int *info, void *stream);
+
 /* gpu_stebz_dev: gpu_stebz on device memory (DSTEBZ).
  *  1 RANGE .. 8 ABSTOL [in] as gpu_stebz.   9 D (N), 10 E (N-1) [in] device: left unchanged.
  * 11 M, 12 NSPLIT [out] host ints: as gpu_stebz (0 when INFO < 0).

@@ -404,6 +404,29 @@ class Fake final : public Device {
     if (s) *info = 0;
     return s;
   }
+  // The host path's syevx on the caller's (host) arrays: the whole spectrum by syevd (A then
+  // holds the vectors, copied into Z), a subset by syevx. A NaN or Inf in A: `unsafe`, as the
+  // device's reduction finds it.
+  Status syevx_dev(char jobz, char range, char uplo, int64_t n, double *a, int64_t lda, double vl, double vu,
+                   int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz, int *ifail, int *info,
+                   void *) override {
+    const double amax = scaling::triangle_max(uplo, int(n), a, lda);
+    if (!std::isfinite(amax)) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: solved by LAPACK");
+    const bool wantz = jobz == 'V';
+    Status s;
+    if (range == 'V' && scaling::dsyevx_collapses(amax, vl, vu)) {
+      *m = 0;
+    } else if (range == 'A' || (range == 'I' && il == 1 && iu == n)) {
+      if (!(s = syevd(jobz, uplo, n, a, lda, w))) return s;
+      if (wantz) copy_columns(n, n, a, lda, z, ldz);
+      *m = int(n);
+    } else if (!(s = syevx(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz))) {
+      return s;
+    }
+    if (wantz) std::fill_n(ifail, *m, 0);
+    *info = 0;
+    return s;
+  }
   // The host path's sytrd on the caller's (host) arrays: A is only read there too.
   Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, double *d,
                    double *e, double *q, int64_t ldq, int *info, void *) override {

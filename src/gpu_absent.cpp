@@ -73,6 +73,10 @@ class Absent final : public Device {
     return none();
   }
   Status syevd_dev(char, char, int64_t, double *, int64_t, double *, int *, void *) override { return none(); }
+  Status syevx_dev(char, char, char, int64_t, double *, int64_t, double, double, int, int, double, int *, double *,
+                   double *, int64_t, int *, int *, void *) override {
+    return none();
+  }
   Status download_matrix(double *, int64_t, const double *, int64_t, int64_t, int64_t, void *) override {
     return none();
   }

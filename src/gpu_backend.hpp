@@ -238,6 +238,13 @@ class Device {
   // verdicts are read on the host).
   virtual Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info,
                            void *stream) = 0;
+  // DSYEVX (as syevx, n >= 2, A finite not required: `unsafe` there) on device arrays, the
+  // whole spectrum (RANGE 'A', or 'I' with IL = 1, IU = n) by syevd_dev's method (A then holds
+  // the vectors too): *m (host), w (device, *m entries), for JOBZ 'V' z (ldz, *m columns) and
+  // ifail (*m zeros), *info := 0, all only on ok. Waits for `stream`.
+  virtual Status syevx_dev(char jobz, char range, char uplo, int64_t n, double *a, int64_t lda, double vl,
+                           double vu, int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz,
+                           int *ifail, int *info, void *stream) = 0;
   // DSTEBZ (as stebz) on D and E the caller copied down (host, finite, n >= 1): the searches
   // queued on `stream`, W (*m entries), IBLOCK (*m), ISPLIT (*nsplit) and *info (DSTEBZ's INFO)
   // device arrays written on `stream`, *m and *nsplit on the host, all only on ok. `unsafe` as

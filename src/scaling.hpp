@@ -67,4 +67,19 @@ inline double triangle_max(char uplo, int n, const double *a, int64_t lda) {
   return anorm;
 }
 
+// Whether DSYEVX would scale A (anrm: the largest |entry| of its triangle, finite; outside
+// [RMIN, RMAX]) and VL, VU with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner
+// DSTEBZ would then reject the interval through XERBLA (which stops a program linked with
+// Reference LAPACK). Replicates DSYEVX's ISCALE test (as src/toeplitz.cpp's dsyevr_collapses
+// does DSYEVR's); gpu_syevx and its device twin return M = 0 there.
+inline bool dsyevx_collapses(double anrm, double vl, double vu) {
+  const double safmin = std::numeric_limits<double>::min(), eps = std::numeric_limits<double>::epsilon();
+  const double smlnum = safmin / eps, bignum = 1 / smlnum;
+  const double rmin = std::sqrt(smlnum), rmax = std::min(std::sqrt(bignum), 1 / std::sqrt(std::sqrt(safmin)));
+  double sigma = 1;
+  if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
+  else if (anrm > rmax) sigma = rmax / anrm;
+  return sigma != 1 && !(vl * sigma < vu * sigma);
+}
+
 }  // namespace gpueig::scaling

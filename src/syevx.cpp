@@ -10,6 +10,7 @@
 
 #include "checks.hpp"
 #include "cpu_paths.hpp"
+#include "device_call.hpp"
 #include "dispatch.hpp"
 #include "gpu_backend.hpp"
 #include "gpueig.h"
@@ -50,20 +51,6 @@ int syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl
 
 namespace {
 
-// Whether DSYEVX would scale A (anrm: the largest |entry| of its triangle, finite; outside
-// [RMIN, RMAX]) and VL, VU with it so far that VL*SIGMA < VU*SIGMA no longer holds: its inner DSTEBZ would then
-// reject the interval through XERBLA (which stops a program linked with Reference LAPACK).
-// Replicates DSYEVX's ISCALE test (as src/toeplitz.cpp's dsyevr_collapses does DSYEVR's).
-bool dsyevx_collapses(double anrm, double vl, double vu) {
-  const double safmin = std::numeric_limits<double>::min(), eps = std::numeric_limits<double>::epsilon();
-  const double smlnum = safmin / eps, bignum = 1 / smlnum;
-  const double rmin = std::sqrt(smlnum), rmax = std::min(std::sqrt(bignum), 1 / std::sqrt(std::sqrt(safmin)));
-  double sigma = 1;
-  if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
-  else if (anrm > rmax) sigma = rmax / anrm;
-  return sigma != 1 && !(vl * sigma < vu * sigma);
-}
-
 // The answer for an A with a NaN or Inf entry in triangle uplo, whose eigenvalues are taken to be
 // NaN: RANGE 'A' and 'I' return them (W(1..M) and Z's M columns NaN), RANGE 'V' finds none in
 // (VL, VU]. DSYEVX cannot be given such an A: DSTEQR fails on it, and the bisection DSYEVX then
@@ -92,7 +79,100 @@ gpueig::gpu::Status all_by_divide_and_conquer(char jobz, char uplo, int n, doubl
   return s;
 }
 
+// DSYEVX's checks, in its order (the first arguments of gpu_syevx and gpu_syevx_dev): 0 or -i.
+int syevx_arguments(char jobz, char range, char uplo, int n, int lda, double vl, double vu, int il, int iu,
+                    int ldz) {
+  const bool wantz = gpueig::lsame(jobz, 'V');
+  const bool all = gpueig::lsame(range, 'A'), byval = gpueig::lsame(range, 'V'), byidx = gpueig::lsame(range, 'I');
+  if (!wantz && !gpueig::lsame(jobz, 'N')) return -1;
+  if (!all && !byval && !byidx) return -2;
+  if (!gpueig::lsame(uplo, 'U') && !gpueig::lsame(uplo, 'L')) return -3;
+  if (n < 0) return -4;
+  if (lda < gpueig::max1(n)) return -6;
+  if (byval && n > 0 && !(vl < vu)) return -8;  // (also NaN bounds, which LAPACK cannot handle)
+  if (byidx && (il < 1 || il > gpueig::max1(n))) return -9;
+  if (byidx && (iu < std::min(n, il) || iu > n)) return -10;
+  if (ldz < 1 || (wantz && ldz < n)) return -15;
+  return 0;
+}
+
+// The answers gpu_syevx gives without running a method (options upper case, n >= 1): N = 1, as
+// DSYEVX's quick return; an A with a NaN or Inf entry in triangle uplo (nonfinite_answer); (VL, VU]
+// collapsing in DSYEVX's scaling (M = 0, where DSYEVX would stop in XERBLA). True with the
+// outputs and *info written; false where a method must run.
+bool syevx_without_method(char jobz, char range, char uplo, int n, const double *a, int lda, double vl, double vu,
+                          int il, int iu, int *m, double *w, double *z, int ldz, int *ifail, int *info) {
+  const bool wantz = jobz == 'V', byval = range == 'V';
+  *info = 0;
+  if (n == 1) {
+    *m = 0;
+    if (!byval || (vl < a[0] && vu >= a[0])) *m = 1, w[0] = a[0];
+    if (wantz) z[0] = 1;
+    if (wantz && *m == 1) ifail[0] = 0;  // (as documented; DSYEVX's own N = 1 return skips it)
+    return true;
+  }
+  const double amax = gpueig::scaling::triangle_max(uplo, n, a, lda);
+  if (!std::isfinite(amax)) return (*info = nonfinite_answer(jobz, range, n, il, iu, m, w, z, ldz, ifail)), true;
+  if (byval && gpueig::scaling::dsyevx_collapses(amax, vl, vu)) return (*m = 0), true;
+  return false;
+}
+
+// gpu_syevx_dev's recompute where the device's method declines (NaN or Inf in A, a check that
+// fails, no convergence) and its N = 1: A down, gpu_syevx's CPU path (the answers above, else
+// LAPACK DSYEVX), W, Z, IFAIL (M entries each) and INFO up.
+gpueig::gpu::Status syevx_on_host(gpueig::gpu::Device &dev, char j, char r, char u, int64_t n, const double *a,
+                                  int64_t lda, double vl, double vu, int il, int iu, double abstol, int *m, double *w,
+                                  double *z, int64_t ldz, int *ifail, int *info, void *stream) {
+  using gpueig::gpu::Status;
+  const bool wantz = j == 'V';
+  std::vector<double> ha(n * n), hw(n), hz(wantz ? n * n : 1);
+  std::vector<int> hif(n, 0);
+  Status s = dev.download_matrix(ha.data(), n, a, lda, n, n, stream);
+  if (!s) return s;
+  int mm = 0, inf = 0;
+  const int ni = int(n);
+  if (!syevx_without_method(j, r, u, ni, ha.data(), ni, vl, vu, il, iu, &mm, hw.data(), hz.data(), ni, hif.data(),
+                            &inf))
+    inf = gpueig::cpu::syevx(j, r, u, ni, ha.data(), ni, vl, vu, il, iu, abstol, &mm, hw.data(), hz.data(), ni,
+                             hif.data());
+  if (inf < 0)
+    return Status::fail(Status::device_error,
+                        inf == GPUEIG_ERR_LAPACK ? "no LAPACK for the host recompute" : "the host recompute failed");
+  if (mm > 0) s = dev.upload_matrix(w, n, hw.data(), n, mm, 1, stream);
+  if (s && wantz && mm > 0) s = dev.upload_matrix(z, ldz, hz.data(), n, n, mm, stream);
+  if (s && wantz && mm > 0) s = dev.upload_arrays({{ifail, hif.data(), mm * sizeof(int)}}, stream);
+  if (s) s = dev.upload_arrays({{info, &inf, sizeof(int)}}, stream);
+  if (s) *m = mm;
+  return s;
+}
+
 }  // namespace
+
+extern "C" int gpu_syevx_dev(char jobz, char range, char uplo, int n, double *a, int lda, double vl, double vu,
+                             int il, int iu, double abstol, int *m, double *w, double *z, int ldz, int *ifail,
+                             int *info, void *stream) {
+  using namespace gpueig;
+  return guarded([&] {
+    CallRecord call(Routine::syevx, sizes({{"n", n}}));
+    if (const int bad = syevx_arguments(jobz, range, uplo, n, lda, vl, vu, il, iu, ldz)) return bad;
+    if (!m) return -12;
+    const char j = lsame(jobz, 'V') ? 'V' : 'N', u = lsame(uplo, 'U') ? 'U' : 'L';
+    const char r = lsame(range, 'A') ? 'A' : lsame(range, 'V') ? 'V' : 'I';
+    const bool some = n > 0, vectors = some && j == 'V';
+    return run_on_device(call, {{5, a, some}, {13, w, some}, {14, z, vectors}, {16, ifail, vectors}, {17, info, true}},
+                         18, stream, [&](gpu::Device &dev) {
+                           *m = 0;
+                           if (!some) return dev.zero_info(info, stream);
+                           if (n > 1) {
+                             gpu::Status s = dev.syevx_dev(j, r, u, n, a, lda, vl, vu, il, iu, abstol, m, w, z,
+                                                           ldz, ifail, info, stream);
+                             if (s.code != gpu::Status::unsafe) return s;
+                           }
+                           return syevx_on_host(dev, j, r, u, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz,
+                                                ifail, info, stream);
+                         });
+  });
+}
 
 extern "C" int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int lda, double vl,
                          double vu, int il, int iu, double abstol, int *m, double *w, double *z,
@@ -100,38 +180,16 @@ extern "C" int gpu_syevx(char jobz, char range, char uplo, int n, double *a, int
   using namespace gpueig;
   return guarded([&] {
     CallRecord call(Routine::syevx, sizes({{"n", n}}));
-    // DSYEVX's checks, in its order.
+    if (const int bad = syevx_arguments(jobz, range, uplo, n, lda, vl, vu, il, iu, ldz)) return bad;
+    if (n == 0) return *m = 0;  // quick return, as DSYEVX's
+
     const bool wantz = lsame(jobz, 'V');
-    const bool all = lsame(range, 'A'), byval = lsame(range, 'V'), byidx = lsame(range, 'I');
-    if (!wantz && !lsame(jobz, 'N')) return -1;
-    if (!all && !byval && !byidx) return -2;
-    if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return -3;
-    if (n < 0) return -4;
-    if (lda < max1(n)) return -6;
-    if (byval && n > 0 && !(vl < vu)) return -8;  // (also NaN bounds, which LAPACK cannot handle)
-    if (byidx && (il < 1 || il > max1(n))) return -9;
-    if (byidx && (iu < std::min(n, il) || iu > n)) return -10;
-    if (ldz < 1 || (wantz && ldz < n)) return -15;
-
-    // Quick returns, as DSYEVX's.
-    if (n == 0) return *m = 0;
-    if (n == 1) {
-      *m = 0;
-      if (!byval || (vl < a[0] && vu >= a[0])) *m = 1, w[0] = a[0];
-      if (wantz) z[0] = 1;
-      if (wantz && *m == 1) ifail[0] = 0;  // (as documented; DSYEVX's own N = 1 return skips it)
-      return 0;
-    }
-
-    // A with a NaN or Inf entry: NaN eigenvalues, computed by neither backend. (VL, VU] narrower
-    // than the scaled matrix resolves: nothing in it, where DSYEVX would stop in XERBLA.
-    const double amax = scaling::triangle_max(uplo, n, a, lda);
-    if (!std::isfinite(amax)) return nonfinite_answer(jobz, range, n, il, iu, m, w, z, ldz, ifail);
-    if (byval && dsyevx_collapses(amax, vl, vu)) return *m = 0;
-
     const char j = wantz ? 'V' : 'N', u = lsame(uplo, 'U') ? 'U' : 'L';
-    const char r = all ? 'A' : byval ? 'V' : 'I';
-    const bool whole = all || (byidx && il == 1 && iu == n);
+    const char r = lsame(range, 'A') ? 'A' : lsame(range, 'V') ? 'V' : 'I';
+    int special = 0;
+    if (syevx_without_method(j, r, u, n, a, lda, vl, vu, il, iu, m, w, z, ldz, ifail, &special)) return special;
+
+    const bool whole = r == 'A' || (r == 'I' && il == 1 && iu == n);
     int found = 0;
     const int info = run_dispatched(
         // (the whole spectrum is gpu_syevd's work, and goes by its crossovers)

@@ -21,7 +21,7 @@ foreach(api gpu_sytrd_givens gpu_stebz gpu_gtsv_pcr gpu_getrf_crout gpu_toeplitz
             gpu_gtsv_pcr_batch gpueig_version gpueig_gpu_available gpueig_last_backend gpueig_set_backend gpueig_info
             gpueig_backend_for gpueig_backend_reason gpu_getrs_crout gpu_gesv_crout gpu_stein
             gpu_syevd gpu_syevx gpu_getrf_dev gpu_getrs_dev gpu_gesv_dev gpu_gtsv_dev
-            gpu_gtsv_batch_dev gpu_sytrd_dev gpu_syevd_dev gpu_stebz_dev gpu_stein_dev
+            gpu_gtsv_batch_dev gpu_sytrd_dev gpu_syevd_dev gpu_syevx_dev gpu_stebz_dev gpu_stein_dev
             gpu_toeplitz_eig_dev)
   if(NOT api IN_LIST found)
     message(FATAL_ERROR "public function ${api} is not exported")

@@ -235,6 +235,21 @@ TEST(DeviceApi, ScalarArgumentsFirst) {
   EXPECT_EQ(gpu_syevd_dev('V', 'L', 3, nullptr, 2, nullptr, &info, nullptr), -5);
   EXPECT_EQ(gpu_syevd_dev('N', 'U', 0, nullptr, 0, nullptr, &info, nullptr), -5);
   int m = 99, ns = 99;
+  auto syevx = [&](char jobz, char range, char uplo, int n, int lda, double vl, double vu, int il, int iu, int *mm,
+                   int ldz) {
+    return gpu_syevx_dev(jobz, range, uplo, n, nullptr, lda, vl, vu, il, iu, 0, mm, nullptr, nullptr, ldz, nullptr,
+                         &info, nullptr);
+  };
+  EXPECT_EQ(syevx('X', 'A', 'L', 2, 2, 0, 0, 0, 0, &m, 2), -1);
+  EXPECT_EQ(syevx('N', 'X', 'L', 2, 2, 0, 0, 0, 0, &m, 2), -2);
+  EXPECT_EQ(syevx('N', 'A', 'X', 2, 2, 0, 0, 0, 0, &m, 2), -3);
+  EXPECT_EQ(syevx('N', 'A', 'L', -1, 1, 0, 0, 0, 0, &m, 1), -4);
+  EXPECT_EQ(syevx('N', 'A', 'L', 3, 2, 0, 0, 0, 0, &m, 1), -6);
+  EXPECT_EQ(syevx('N', 'V', 'L', 3, 3, 1, 1, 0, 0, &m, 1), -8);
+  EXPECT_EQ(syevx('N', 'I', 'L', 3, 3, 0, 0, 0, 1, &m, 1), -9);
+  EXPECT_EQ(syevx('N', 'I', 'L', 3, 3, 0, 0, 2, 1, &m, 1), -10);
+  EXPECT_EQ(syevx('V', 'A', 'L', 3, 3, 0, 0, 0, 0, &m, 2), -15);
+  EXPECT_EQ(syevx('N', 'A', 'L', 3, 3, 0, 0, 0, 0, nullptr, 1), -12);
   EXPECT_EQ(gpu_stebz_dev('X', 'E', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -1);
   EXPECT_EQ(gpu_stebz_dev('A', 'Q', 2, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -2);
   EXPECT_EQ(gpu_stebz_dev('a', 'b', -1, 0, 0, 0, 0, 0, nullptr, nullptr, &m, &ns, nullptr, nullptr, nullptr, &info, nullptr), -3);
@@ -277,6 +292,10 @@ TEST(DeviceApi, NoGpuIsAnError) {
   EXPECT_EQ(gpu_sytrd_dev('N', 'L', 1, &a, 1, &b, &dl, &du, 1, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_syevd_dev('V', 'L', 1, &a, 1, &b, &info, nullptr), GPUEIG_ERR_DEVICE);
   EXPECT_EQ(gpu_syevd_dev('N', 'L', 0, nullptr, 1, nullptr, &info, nullptr), GPUEIG_ERR_DEVICE);
+  int mx = 99;
+  EXPECT_EQ(gpu_syevx_dev('N', 'A', 'L', 1, &a, 1, 0, 0, 0, 0, 0, &mx, &b, nullptr, 1, nullptr, &info, nullptr),
+            GPUEIG_ERR_DEVICE);
+  EXPECT_EQ(mx, 99);
   int m = 99, ns = 99, ib = 0, is = 0;
   EXPECT_EQ(gpu_stebz_dev('A', 'E', 1, 0, 0, 0, 0, 0, &a, &dl, &m, &ns, &b, &ib, &is, &info, nullptr),
             GPUEIG_ERR_DEVICE);
@@ -320,6 +339,18 @@ TEST_F(WithDevice, PointerArguments) {
   EXPECT_EQ(gpu_syevd_dev('V', 'L', 2, nullptr, 2, b.get(), info.get(), st), -4);
   EXPECT_EQ(gpu_syevd_dev('N', 'L', 2, a.get(), 2, nullptr, info.get(), st), -6);
   EXPECT_EQ(gpu_syevd_dev('N', 'L', 2, a.get(), 2, b.get(), nullptr, st), -7);
+  {
+    int mx = 0;
+    Mem<int> ifail(std::vector<int>(2, 0));
+    auto syevx = [&](double *aa, double *w, double *z, int *fail, int *inf) {
+      return gpu_syevx_dev('V', 'I', 'L', 2, aa, 2, 0, 0, 1, 1, 0, &mx, w, z, 2, fail, inf, st);
+    };
+    EXPECT_EQ(syevx(nullptr, b.get(), a.get(), ifail.get(), info.get()), -5);
+    EXPECT_EQ(syevx(a.get(), nullptr, a.get(), ifail.get(), info.get()), -13);
+    EXPECT_EQ(syevx(a.get(), b.get(), nullptr, ifail.get(), info.get()), -14);
+    EXPECT_EQ(syevx(a.get(), b.get(), a.get(), nullptr, info.get()), -16);
+    EXPECT_EQ(syevx(a.get(), b.get(), a.get(), ifail.get(), nullptr), -17);
+  }
   Mem<int> ints(std::vector<int>(2, 1));
   int m = 0, ns = 0;
   auto stebz = [&](const double *d, const double *e, double *w, int *ib, int *is, int *inf) {
@@ -496,6 +527,95 @@ TEST_F(WithDevice, SyevdOverTheZoo) {
   EXPECT_EQ(info.host()[0], hinfo);
   const Vec dw = w.host();
   EXPECT_EQ(std::memcmp(dw.data(), hw.data(), n * sizeof(double)), 0);
+  ASSERT_EQ(gpueig_set_backend("auto"), 0);
+}
+
+// gpu_syevx_dev over the symmetric zoo, both triangles, JOBZ 'N' and 'V', RANGE 'A', 'I' (a slice,
+// and the whole spectrum) and 'V', LDA > N, LDZ > N: INFO 0, M, W, Z and IFAIL the host call's
+// (GPU forced) to the bit, nothing written past M or N; Z's columns by LAPACK's ratios too. A NaN
+// in the triangle (the host recompute: the documented NaN answer) and N = 1, as the host call.
+TEST_F(WithDevice, SyevxOverTheZoo) {
+  void *st = test_stream();
+  ASSERT_EQ(gpueig_set_backend("gpu"), 0);
+  for (const std::string &kind : zoo::symmetric_kinds())
+    for (int n : {1, 2, 33, 200, 520})
+      for (char uplo : {'L', 'U'})
+        for (char jobz : {'N', 'V'})
+          for (char range : {'A', 'I', 'W', 'V'}) {  // ('W': RANGE 'I' over the whole spectrum)
+            if (n == 520 && kind != "random") continue;
+            SCOPED_TRACE(kind + " n=" + std::to_string(n) + " uplo=" + uplo + " jobz=" + jobz + " range=" + range);
+            const int lda = n + 3, ldz = n + 2;
+            const Vec full = zoo::symmetric(kind, n, n, 5 * n + 1);
+            Vec a0(size_t(lda) * n, kPad);
+            for (int j = 0; j < n; ++j)
+              for (int i = 0; i < n; ++i)
+                if (uplo == 'L' ? i >= j : i <= j) a0[i + size_t(j) * lda] = full[i + size_t(j) * n];
+            const char r = range == 'W' ? 'I' : range;
+            const int il = range == 'W' ? 1 : 1 + n / 4, iu = range == 'W' ? n : std::max(il, n / 2);
+            // (VL, VU]: the middle of the spectrum, by the diagonal's extent
+            double lo = full[0], hi = full[0];
+            for (int i = 0; i < n; ++i) lo = std::min(lo, full[i * size_t(n + 1)]), hi = std::max(hi, full[i * size_t(n + 1)]);
+            double pad = 1e-3 * std::max({hi - lo, std::fabs(lo), std::fabs(hi)});
+            if (!(pad > 0)) pad = 1;
+            const double vl = lo + 0.25 * (hi - lo) - pad, vu = lo + 0.75 * (hi - lo) + pad;
+            Vec ha = a0, hw(n + 1, kPad), hz(size_t(ldz) * n, kPad);
+            std::vector<int> hif(n + 1, -7);
+            int hm = -1;
+            ASSERT_EQ(gpu_syevx(jobz, r, uplo, n, ha.data(), lda, vl, vu, il, iu, 0, &hm, hw.data(), hz.data(), ldz,
+                                hif.data()),
+                      0);
+            Mem<double> a(a0), w(Vec(n + 1, kPad)), z(Vec(size_t(ldz) * n, kPad));
+            Mem<int> ifail(std::vector<int>(n + 1, -7)), info(std::vector<int>{99});
+            int m = -1;
+            ASSERT_EQ(gpu_syevx_dev(jobz, r, uplo, n, a.get(), lda, vl, vu, il, iu, 0, &m, w.get(), z.get(), ldz,
+                                    ifail.get(), info.get(), st),
+                      0);
+            ASSERT_EQ(info.host()[0], 0);
+            ASSERT_EQ(m, hm);
+            const Vec dw = w.host(), dz = z.host();
+            const std::vector<int> dif = ifail.host();
+            EXPECT_EQ(std::memcmp(dw.data(), hw.data(), (n + 1) * sizeof(double)), 0) << "W is not the host call's";
+            if (jobz == 'N') {
+              EXPECT_EQ(dz, Vec(size_t(ldz) * n, kPad)) << "Z written for JOBZ 'N'";
+              continue;
+            }
+            EXPECT_EQ(std::memcmp(dz.data(), hz.data(), dz.size() * sizeof(double)), 0) << "Z is not the host call's";
+            EXPECT_EQ(dif, hif) << "IFAIL is not the host call's";
+            if (m == 0) continue;
+            EXPECT_LE(ratios::orthogonality(n, m, dz.data(), ldz), ratios::kThreshold);
+            double worst = 0;  // max_j ||A z_j - w_j z_j||_1 / (n ||A||_1 ulp)
+            for (int j = 0; j < m; ++j) {
+              double col = 0;
+              for (int i = 0; i < n; ++i) {
+                double t = -dw[j] * dz[i + size_t(j) * ldz];
+                for (int k = 0; k < n; ++k) t += full[i + size_t(k) * n] * dz[k + size_t(j) * ldz];
+                col += std::fabs(t);
+              }
+              worst = std::max(worst, col);
+            }
+            const double anorm = std::max(ratios::norm1(n, n, full.data(), n), 1e-300);
+            EXPECT_LE(worst / (n * anorm * std::numeric_limits<double>::epsilon()), ratios::kThreshold);
+          }
+  // NaN: the documented NaN answer through the host recompute, as the host call gives it.
+  const int n = 30, lda = 32;
+  Vec a0 = zoo::symmetric("random", n, lda, 4);
+  a0[9 + size_t(2) * lda] = std::nan("");
+  Vec ha = a0, hw(n, 0.0), hz(size_t(n) * n, 0.0);
+  std::vector<int> hif(n, -7);
+  int hm = -1;
+  ASSERT_EQ(gpu_syevx('V', 'I', 'L', n, ha.data(), lda, 0, 0, 3, 7, 0, &hm, hw.data(), hz.data(), n, hif.data()), 0);
+  Mem<double> a(a0), w(Vec(n, 0.0)), z(Vec(size_t(n) * n, 0.0));
+  Mem<int> ifail(std::vector<int>(n, -7)), info(std::vector<int>{99});
+  int m = -1;
+  ASSERT_EQ(gpu_syevx_dev('V', 'I', 'L', n, a.get(), lda, 0, 0, 3, 7, 0, &m, w.get(), z.get(), n, ifail.get(),
+                          info.get(), st),
+            0);
+  EXPECT_EQ(info.host()[0], 0);
+  EXPECT_EQ(m, hm);
+  const Vec dw = w.host(), dz = z.host();
+  EXPECT_EQ(std::memcmp(dw.data(), hw.data(), n * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(dz.data(), hz.data(), dz.size() * sizeof(double)), 0);
+  EXPECT_EQ(ifail.host(), hif);
   ASSERT_EQ(gpueig_set_backend("auto"), 0);
 }
 
@@ -770,6 +890,13 @@ TEST_F(WithDevice, QuickReturnsSetInfo) {
   Mem<int> info6(std::vector<int>{99});
   ASSERT_EQ(gpu_syevd_dev('V', 'U', 0, nullptr, 1, nullptr, info6.get(), st), 0);
   EXPECT_EQ(info6.host()[0], 0);
+  Mem<int> info7(std::vector<int>{99});
+  int mx = 99;
+  ASSERT_EQ(gpu_syevx_dev('V', 'I', 'U', 0, nullptr, 1, 0, 0, 1, 0, 0, &mx, nullptr, nullptr, 1, nullptr, info7.get(),
+                          st),
+            0);
+  EXPECT_EQ(info7.host()[0], 0);
+  EXPECT_EQ(mx, 0);
   Mem<int> info5(std::vector<int>{99});
   ASSERT_EQ(gpu_stein_dev(4, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, 4, nullptr, info5.get(), st), 0);
   EXPECT_EQ(info5.host()[0], 0);

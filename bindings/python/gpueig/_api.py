@@ -474,9 +474,8 @@ def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0
     dsyevx): range 'A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th smallest (1-based,
     inclusive). Returns w (ascending) or (w, z) with z[:, i] the eigenvector for w[i]. a is not
     modified. Raises GpueigError (its message lists IFAIL, 1-based) where eigenvectors failed to
-    converge. A CuPy array or PyTorch CUDA tensor stays on the GPU: the whole spectrum by
-    gpu_syevd_dev, a subset composed from gpu_sytrd_dev, gpu_stebz_dev and gpu_stein_dev (w, z:
-    the same kind of array)."""
+    converge. A CuPy array or PyTorch CUDA tensor goes to gpu_syevx_dev on its library's current
+    stream (w, z: the same kind of array)."""
     if _on_gpu(a):
         from . import _device
         return _device.syevx(a, jobz, range, vl, vu, il, iu, abstol, uplo)

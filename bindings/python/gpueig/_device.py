@@ -2,9 +2,8 @@
 stein and toeplitz_eig (and of lu_factor, lu_solve, solve, solve_banded, eigvalsh_tridiagonal,
 eigh_tridiagonal and eigh over them) and of eigvalsh: CuPy arrays and PyTorch CUDA tensors go to
 the library's device-pointer API (gpu_getrf_dev, gpu_getrs_dev, gpu_gesv_dev, gpu_gtsv_dev,
-gpu_gtsv_batch_dev, gpu_sytrd_dev, gpu_syevd_dev, gpu_stebz_dev, gpu_stein_dev,
-gpu_toeplitz_eig_dev; syevx's subsets are composed from gpu_sytrd_dev, gpu_stebz_dev and
-gpu_stein_dev) on the array library's current stream, and the results come back as
+gpu_gtsv_batch_dev, gpu_sytrd_dev, gpu_syevd_dev, gpu_syevx_dev, gpu_stebz_dev, gpu_stein_dev,
+gpu_toeplitz_eig_dev) on the array library's current stream, and the results come back as
 the same kind of array on the same device. Only float64 (and integer) data is taken, as on the host
 path; the inputs are never written. Each call reads the routine's INFO back from the device, so
 it waits for its own work on that stream (not for the whole device)."""
@@ -444,48 +443,30 @@ def syevd(a, jobz="V", uplo="L"):
 
 
 def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0, uplo="L"):
-    """_api.syevx on a GPU array: the whole spectrum by gpu_syevd_dev; a subset composed from the
-    device twins on the array library's stream, as gpu_syevx composes it on the host: A scaled by
-    a power of two (exact), reduced with Q (gpu_sytrd_dev), the wanted eigenvalues by bisection
-    (gpu_stebz_dev, ORDER 'B'), their vectors by inverse iteration (gpu_stein_dev), Q Z by the
-    array library's matmul, the columns in ascending order. w, or (w, z), of a's kind."""
-    import numpy as np
-
+    """_api.syevx on a GPU array (gpu_syevx_dev, on a column-major copy of a): w, or (w, z), of
+    a's kind."""
     jz = _api._option(jobz, "jobz", "NV")
     u = _api._option(uplo, "uplo", "UL")
     k = kind_of(a)
-    if not k.dtype_ok(a):
-        raise TypeError(f"a has dtype {a.dtype}: gpueig computes in float64 only")
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
-        raise ValueError(f"a must be a square 2-D array, got shape {tuple(a.shape)}")
-    n = _api._order(a.shape[0], "n")
+    work = _matrix(k, a, "a")
+    n = _api._order(work.shape[0], "n")
+    if tuple(work.shape) != (n, n):
+        raise ValueError(f"a must be square, got shape {tuple(work.shape)}")
     r, vl, vu, il, iu = _api._range_arguments(range, vl, vu, il, iu, n)
-    if r == b"V" and not vl < vu:
-        raise ValueError(f"syevx: vl < vu is needed, got ({vl}, {vu}]")
-    if r == b"I" and n > 0 and not 1 <= il <= iu <= n:
-        raise ValueError(f"syevx: 1 <= il <= iu <= n is needed, got il={il}, iu={iu}, n={n}")
-    if r == b"A" or (r == b"I" and il == 1 and iu == n) or n == 0:
-        return syevd(a, jobz, uplo)
-    tri = k.triangle(k.contiguous(a), u == b"L")
-    top = k.amax(tri)
-    s = 1.0 if top == 0.0 or not np.isfinite(top) else float(np.ldexp(1.0, -np.frexp(top)[1]))
-    q, work = None, k.fortran_copy(tri * s)
-    d, e, info = k.zeros(n), k.zeros(max(n - 1, 1)), k.zeros_int(1)
-    if jz == b"V":
-        q = k.fortran_copy(k.zeros((n, n)))
-    rc = _api._lib().gpu_sytrd_dev(b"V" if jz == b"V" else b"N", u, n, k.ptr(work), n, k.ptr(d), k.ptr(e),
-                                   k.ptr(q) if q is not None else None, n if q is not None else 1, k.ptr(info),
-                                   k.stream(a))
-    _call("sytrd_dev", rc, ["vect", "uplo", "n", "a", "lda", "d", "e", "q", "ldq", "info", "stream"], k, a)
-    e = e[:n - 1]
-    bounds = {"vl": vl * s, "vu": vu * s} if r == b"V" else {"il": il, "iu": iu}
-    tol = float(abstol) * s if abstol > 0 else abstol
-    b = stebz(d, e, range=r.decode(), order="B" if jz == b"V" else "E", abstol=tol, **bounds)
-    if jz == b"N":
-        return b.w / s
-    z = stein(d, e, b.w, b.iblock, b.isplit)
-    order = k.argsort(b.w)
-    return b.w[order] / s, k.fortran_copy(q @ z[:, order])
+    cols = (max(1, min(iu, n) - max(il, 1) + 1) if r == b"I" else n) if jz == b"V" and n else 1
+    w, info, pad = k.zeros(max(n, 1)), k.zeros_int(1), k.zeros(1)
+    z = k.fortran_copy(k.zeros((n, cols))) if jz == b"V" and n else pad
+    ifail = k.zeros_int(n)
+    m = ctypes.c_int(0)
+    names = ["jobz", "range", "uplo", "n", "a", "lda", "vl", "vu", "il", "iu", "abstol", "m", "w", "z", "ldz",
+             "ifail", "info", "stream"]
+    rc = _api._lib().gpu_syevx_dev(jz, r, u, n, k.ptr(work if n else pad), max(n, 1), vl, vu, il, iu,
+                                   _api._real(abstol, "abstol"), ctypes.byref(m), k.ptr(w), k.ptr(z),
+                                   max(n, 1) if jz == b"V" else 1, k.ptr(ifail), k.ptr(info), k.stream(a))
+    _call("syevx", rc, names, k, a)
+    _api._check("syevx", k.first(info), names,
+                lambda i: f"{i} eigenvectors failed to converge (ifail {list(k.to_host(ifail)[:i])})")
+    return w[:m.value] if jz == b"N" else (w[:m.value], z[:, :m.value])
 
 
 def toeplitz_eig(t, jobz="N", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0):

@@ -32,6 +32,8 @@ _SIGNATURES = {
     "gpu_gtsv_batch_dev": (_c_int, [_c_int, _c_int, _vp, _vp, _vp, _vp, _c_int, _vp, _vp]),
     "gpu_sytrd_dev": (_c_int, [_c_char, _c_char, _c_int, _vp, _c_int, _vp, _vp, _vp, _c_int, _vp, _vp]),
     "gpu_syevd_dev": (_c_int, [_c_char, _c_char, _c_int, _vp, _c_int, _vp, _vp, _vp]),
+    "gpu_syevx_dev": (_c_int, [_c_char, _c_char, _c_char, _c_int, _vp, _c_int, _c_double, _c_double, _c_int,
+                               _c_int, _c_double, _pi, _vp, _vp, _c_int, _vp, _vp, _vp]),
     "gpu_stebz_dev": (_c_int, [_c_char, _c_char, _c_int, _c_double, _c_double, _c_int, _c_int, _c_double, _vp,
                                _vp, _pi, _pi, _vp, _vp, _vp, _vp, _vp]),
     "gpu_stein_dev": (_c_int, [_c_int, _vp, _vp, _c_int, _vp, _vp, _vp, _vp, _c_int, _vp, _vp, _vp]),

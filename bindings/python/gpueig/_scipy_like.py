@@ -87,8 +87,8 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     modified (overwrite_a is accepted and has no effect). driver: None (the whole spectrum 'evd',
     a subset 'evx'), 'ev' or 'evd' (whole spectrum only, as SciPy), 'evr' or 'evx' (computed by
     gpu_syevx; the library has no MRRR). A CuPy array or PyTorch CUDA tensor stays on the GPU
-    (gpu_syevd_dev on its library's current stream; a subset composed from gpu_sytrd_dev,
-    gpu_stebz_dev and gpu_stein_dev) and w, v come back as the same kind of array.
+    (gpu_syevd_dev or gpu_syevx_dev on its library's current stream) and w, v come back as the
+    same kind of array.
 
     Example::
 
