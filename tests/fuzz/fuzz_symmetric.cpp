@@ -7,6 +7,7 @@
 // M within 0..N (RANGE 'I' with INFO 0: IU-IL+1); for a moderately scaled finite A with INFO 0:
 // W ascending and finite, its sum A's trace where all of it is computed, the vectors orthonormal
 // (for an ABSTOL within EPS ||A||: DSYEVX's vectors are no better than the eigenvalues it is given).
+// And their device twins gpu_syevd_dev and gpu_syevx_dev on the fake device (fuzz_device).
 #include <climits>
 
 #include "fuzz_common.hpp"
@@ -213,12 +214,100 @@ void fuzz_syevx(Input &in, const char *policy) {
   }
 }
 
+// The device twins gpu_syevd_dev and gpu_syevx_dev on the fake device (whose memory is the
+// host's): the host calls' argument checks in order (then a NULL M: -12; a NULL INFO: its
+// position) with nothing written, M included; otherwise 0, and against the host call with the GPU
+// forced on copies of the same arrays: its INFO in the device INFO, the same M, W(1..M), vectors
+// (Z's M columns and IFAIL(1..M); syevd's A for JOBZ 'V') bit for bit (both run the device's
+// method, or the same CPU path where it declines); A untouched by syevd_dev for JOBZ 'N'.
+void fuzz_device(Input &in) {
+  const bool x = in.flag();  // gpu_syevx_dev, else gpu_syevd_dev
+  const char jobz = in.option("NV"), range = x ? in.option("AVI") : 'A', uplo = in.option("UL");
+  const int n = in.size(), lda = in.ld(n), ldz = in.ld(n);
+  const double vl = in.dbl(), vu = in.flag() ? vl + in.in(0, 40) / 4.0 : in.dbl(), abstol = in.flag() ? 0 : in.dbl();
+  const int il = in.index(n);
+  const int iu = in.flag() ? static_cast<int>(std::min<long long>(INT_MAX, std::max<long long>(INT_MIN, 1LL * il + in.in(-1, 8))))
+                           : in.index(n);
+  const bool null_m = x && in.u8() % 16 == 0, null_info = in.u8() % 16 == 0;
+  const bool wantz = lsame(jobz, 'V'), byval = lsame(range, 'V'), byidx = lsame(range, 'I');
+  Buf<double> a("A", elems(lda, n)), w("W", elems(n)), z("Z", x && wantz ? elems(ldz, n > 0 ? n : 1) : 0);
+  Buf<int> ifail("IFAIL", x && wantz ? elems(n) : 0), dinfo("INFO", 1);
+  fill(in, a), fill(in, w), fill(in, z), fill(in, ifail);
+  dinfo[0] = kUnwritten;
+  const auto a0 = a.snapshot(), w0 = w.snapshot(), z0 = z.snapshot();
+  const auto f0 = ifail.snapshot();
+  int expected = 0;
+  if (!wantz && !lsame(jobz, 'N')) expected = -1;
+  else if (x && !lsame(range, 'A') && !byval && !byidx) expected = -2;
+  else if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) expected = x ? -3 : -2;
+  else if (n < 0) expected = x ? -4 : -3;
+  else if (lda < max1(n)) expected = x ? -6 : -5;
+  else if (x && byval && n > 0 && !(vl < vu)) expected = -8;
+  else if (x && byidx && (il < 1 || il > max1(n))) expected = -9;
+  else if (x && byidx && (iu < std::min(n, il) || iu > n)) expected = -10;
+  else if (x && (ldz < 1 || (wantz && ldz < n))) expected = -15;
+  else if (null_m) expected = -12;
+  else if (null_info) expected = x ? -17 : -7;
+  const char *name = x ? "gpu_syevx_dev" : "gpu_syevd_dev";
+  if (verbose())
+    std::fprintf(stderr, "%s jobz %c range %c uplo %c n %d lda %d vl %g vu %g il %d iu %d abstol %g ldz %d\n", name,
+                 jobz, range, uplo, n, lda, vl, vu, il, iu, abstol, ldz);
+
+  // The host call on copies, the GPU forced.
+  std::vector<double> ha(a0), hw(w0), hz(z0);
+  std::vector<int> hf(f0);
+  int hm = kUnwritten, hr = 0;
+  if (expected == 0) {
+    gpueig_set_backend("gpu");
+    hr = x ? gpu_syevx(jobz, range, uplo, n, ha.data(), lda, vl, vu, il, iu, abstol, &hm, hw.data(), hz.data(), ldz,
+                       hf.data())
+           : gpu_syevd(jobz, uplo, n, ha.data(), lda, hw.data());
+    gpueig_set_backend("auto");
+  }
+
+  int m = kUnwritten;
+  reset_xerbla();
+  int *info_p = null_info ? nullptr : dinfo.data();
+  const int r = x ? gpu_syevx_dev(jobz, range, uplo, n, a.data(), lda, vl, vu, il, iu, abstol, null_m ? nullptr : &m,
+                                  w.data(), z.data(), ldz, ifail.data(), info_p, nullptr)
+                  : gpu_syevd_dev(jobz, uplo, n, a.data(), lda, w.data(), info_p, nullptr);
+  check_no_xerbla(name);
+  a.check(), w.check(), z.check(), ifail.check(), dinfo.check();
+  FUZZ_CHECK(r == expected, "%s returned %d, the checks documented in gpueig.h give %d", name, r, expected);
+  if (expected < 0) {
+    FUZZ_CHECK(m == kUnwritten && dinfo[0] == kUnwritten && a.same_as(a0) && w.same_as(w0) && z.same_as(z0) &&
+                   ifail.same_as(f0),
+               "%s wrote with INFO %d", name, r);
+    return;
+  }
+  if (is_lib_error(hr)) return;
+  FUZZ_CHECK(dinfo[0] == hr, "%s: device INFO %d, the host call's %d", name, dinfo[0], hr);
+  const int mm = x ? m : n;
+  if (x) FUZZ_CHECK(m == hm, "gpu_syevx_dev: M = %d, the host call's %d", m, hm);
+  if (mm <= 0 || mm == kUnwritten) return;
+  FUZZ_CHECK(std::memcmp(w.data(), hw.data(), size_t(mm) * 8) == 0, "%s: W is not the host call's", name);
+  if (!wantz) {
+    if (!x) FUZZ_CHECK(a.same_as(a0), "gpu_syevd_dev wrote A for JOBZ 'N'");
+    return;
+  }
+  const double *vec = x ? z.data() : a.data(), *href = x ? hz.data() : ha.data();
+  const int ld = x ? ldz : lda;
+  for (int j = 0; j < mm; ++j)
+    FUZZ_CHECK(std::memcmp(vec + size_t(j) * ld, href + size_t(j) * ld, size_t(n) * 8) == 0,
+               "%s: vector %d is not the host call's", name, j + 1);
+  if (x) FUZZ_CHECK(std::memcmp(ifail.data(), hf.data(), size_t(mm) * sizeof(int)) == 0,
+                    "gpu_syevx_dev: IFAIL is not the host call's");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
+  const uint8_t which = in.u8();
   const char *policy = choose_policy(in);
-  if (in.flag())
+  if (which % 4 == 3)
+    fuzz_device(in);
+  else if (which % 2)
     fuzz_syevx(in, policy);
   else
     fuzz_syevd(in, policy);
