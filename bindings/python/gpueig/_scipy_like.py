@@ -143,11 +143,18 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
         lo, hi = float(subset_by_value[0]), float(subset_by_value[1])
         if np.isnan(lo) or np.isnan(hi) or not lo < hi:
             raise ValueError(f"subset_by_value must satisfy lo < hi, got {tuple(subset_by_value)}")
-        # |eigenvalue| <= n max|a(i,j)|: infinite ends become finite ones beyond every eigenvalue
+        # |eigenvalue| <= n max|a(i,j)| over the triangle read: infinite ends become finite ones
+        # beyond every eigenvalue (a NaN or Inf there gives NaN eigenvalues whatever the bounds)
         if np.isinf(lo) or np.isinf(hi):
-            from . import _device
-            top = _device.kind_of(a).amax(a) if on_gpu else (float(np.max(np.abs(a))) if n else 0.0)
+            if on_gpu:
+                from . import _device
+                k = _device.kind_of(a)
+                top = k.amax(k.triangle(a, lower))
+            else:
+                top = float(np.max(np.abs(np.tril(a) if lower else np.triu(a)))) if n else 0.0
             far = 2.0 * n * top + 1.0
+            if not np.isfinite(far):
+                far = np.finfo(float).max
             lo, hi = max(lo, -far), min(hi, far)
         kw = {"range": "V", "vl": lo, "vu": hi}
     try:
