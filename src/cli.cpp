@@ -283,6 +283,21 @@ std::vector<BenchCase> bench_cases(bool quick) {
     out.push_back({"gpu_sytrd_givens", "random symmetric, vect N", n, [=] { *a = *a0; },
                    [=] { return gpu_sytrd_givens('N', 'L', n, a->data(), n, d->data(), e->data(), nullptr, 1); }});
   }
+  for (int subset = 0; subset < 2; ++subset) {  // syevd (all pairs) and syevx (the smallest 1%, vectors)
+    const int n = quick ? 256 : 2048;
+    auto a0 = std::make_shared<std::vector<double>>(random(size_t(n) * n, -1, 1, 9));
+    auto a = std::make_shared<std::vector<double>>();
+    auto w = std::make_shared<std::vector<double>>(n), z = std::make_shared<std::vector<double>>(size_t(n) * n);
+    auto ifail = std::make_shared<std::vector<int>>(n);
+    out.push_back({subset ? "gpu_syevx" : "gpu_syevd", subset ? "random, smallest 1%, vectors" : "random symmetric, vectors",
+                   n, [=] { *a = *a0; },
+                   [=] {
+                     int m = 0;
+                     return subset ? gpu_syevx('V', 'I', 'L', n, a->data(), n, 0, 0, 1, std::max(1, n / 100), 0.0, &m,
+                                               w->data(), z->data(), n, ifail->data())
+                                   : gpu_syevd('V', 'L', n, a->data(), n, w->data());
+                   }});
+  }
   {  // toeplitz: all eigenvalues of a KMS matrix
     const int n = quick ? 256 : 4096;
     auto t = std::make_shared<std::vector<double>>(n);

@@ -1129,6 +1129,18 @@ TEST_F(WithDevice, NoDeviceWideWait) {
                          sinfo.get(), mine) == 0;
   };
   ASSERT_TRUE(tridiagonal());
+  // The dense eigensolvers (which wait for their own stream: the checks' verdicts, DSTEBZ's
+  // bookkeeping), all pairs and a few.
+  const Vec sym = zoo::symmetric("random", 300, 300, 6);
+  Mem<double> da_first(sym), da(sym), dw(Vec(300, 0.0)), dz(Vec(300 * 300, 0.0));  // (syevd's Z lands in A)
+  Mem<int> dfail(std::vector<int>(300, 0)), dinfo(std::vector<int>{99}), xinfo(std::vector<int>{99});
+  int xm = 0;
+  auto dense = [&](double *a_in) {
+    return gpu_syevx_dev('V', 'I', 'L', 300, a_in, 300, 0, 0, 1, 7, 0, &xm, dw.get(), dz.get(), 300, dfail.get(),
+                         xinfo.get(), mine) == 0 &&
+           gpu_syevd_dev('V', 'L', 300, a_in, 300, dw.get(), dinfo.get(), mine) == 0;
+  };
+  ASSERT_TRUE(dense(da_first.get()));
   ASSERT_EQ(cudaStreamSynchronize(mine), cudaSuccess);
 
   std::atomic<bool> release{false}, finished{false};
@@ -1143,6 +1155,7 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   });
   const int r = gpu_gesv_dev(n, nrhs, a.get(), n, ipiv.get(), b.get(), n, info.get(), mine);
   const bool tridiagonal_ok = tridiagonal();
+  const bool dense_ok = dense(da.get());
   const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
   finished = true;
   watchdog.join();
@@ -1150,7 +1163,12 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   ASSERT_EQ(cudaStreamSynchronize(held), cudaSuccess);
   ASSERT_EQ(r, 0);
   EXPECT_TRUE(tridiagonal_ok);
-  EXPECT_TRUE(done_while_held) << "gpu_gesv_dev, gpu_stebz_dev or gpu_stein_dev waited for another stream's work";
+  EXPECT_TRUE(dense_ok);
+  EXPECT_TRUE(done_while_held) << "gpu_gesv_dev, gpu_stebz_dev, gpu_stein_dev, gpu_syevx_dev or gpu_syevd_dev "
+                                  "waited for another stream's work";
+  EXPECT_EQ(xm, 7);
+  EXPECT_EQ(xinfo.host()[0], 0);
+  EXPECT_EQ(dinfo.host()[0], 0);
   EXPECT_EQ(tm, 300);
   EXPECT_EQ(sinfo.host()[0], 0);
   EXPECT_EQ(info.host()[0], 0);
