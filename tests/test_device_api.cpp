@@ -32,6 +32,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 #endif
 
@@ -1099,16 +1100,41 @@ TEST_F(WithDevice, GtsvBatchMixed) {
 }
 
 #ifdef GPUEIG_TEST_DEVICE_MEMORY
+// Runs work() (device calls queued on `mine`) while another stream of the process is held by a host
+// function, released by a watchdog after 20 s: whether `mine` finished its work while the other was
+// still held (a call that waits for the whole device, or for that stream, cannot). *ok := work().
+bool finishes_while_held(cudaStream_t mine, const std::function<bool()> &work, bool *ok) {
+  cudaStream_t held = nullptr;
+  EXPECT_EQ(cudaStreamCreateWithFlags(&held, cudaStreamNonBlocking), cudaSuccess);
+  std::atomic<bool> release{false}, finished{false};
+  auto hold = [](void *p) {
+    auto *r = static_cast<std::atomic<bool> *>(p);
+    while (!r->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  EXPECT_EQ(cudaLaunchHostFunc(held, hold, &release), cudaSuccess);
+  std::thread watchdog([&] {
+    for (int i = 0; i < 2000 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    release = true;
+  });
+  *ok = work();
+  const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
+  finished = true;
+  watchdog.join();
+  release = true;
+  EXPECT_EQ(cudaStreamSynchronize(held), cudaSuccess);
+  cudaStreamDestroy(held);
+  return done_while_held;
+}
+
 // Work queued on another stream is never waited for: a stream held by a host function that blocks
-// until released, and gesv_dev (factor, order, solve, gated copy), stebz_dev and stein_dev on a
-// second stream must finish while it is held. A device-wide synchronization anywhere in the call would wait for the held
+// until released, and gesv_dev (factor, order, solve, gated copy), stebz_dev, stein_dev,
+// syevx_dev and syevd_dev 'N' on a second stream must finish while it is held. A device-wide synchronization anywhere in the call would wait for the held
 // stream; a watchdog releases it after 20 s so that such a failure ends. Everything the test
 // itself does that CUDA serializes across streams (cudaMalloc, a copy on the NULL stream) comes
 // before the hold, and a first call on the stream (cuBLAS's and the pool's first allocations for
 // it) too: what is checked is a call in steady state.
 TEST_F(WithDevice, NoDeviceWideWait) {
-  cudaStream_t held = nullptr, mine = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&held, cudaStreamNonBlocking), cudaSuccess);
+  cudaStream_t mine = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking), cudaSuccess);
   const int n = 512, nrhs = 2;
   const Vec a0 = padded("random", n, n, n, 11), b0 = right_hand_sides(n, nrhs, n, 12);
@@ -1144,24 +1170,18 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   ASSERT_TRUE(dense(da_first.get()));
   ASSERT_EQ(cudaStreamSynchronize(mine), cudaSuccess);
 
-  std::atomic<bool> release{false}, finished{false};
-  auto hold = [](void *p) {
-    auto *r = static_cast<std::atomic<bool> *>(p);
-    while (!r->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  };
-  ASSERT_EQ(cudaLaunchHostFunc(held, hold, &release), cudaSuccess);
-  std::thread watchdog([&] {
-    for (int i = 0; i < 2000 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    release = true;
-  });
-  const int r = gpu_gesv_dev(n, nrhs, a.get(), n, ipiv.get(), b.get(), n, info.get(), mine);
-  const bool tridiagonal_ok = tridiagonal();
-  const bool dense_ok = dense(da.get());
-  const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
-  finished = true;
-  watchdog.join();
-  release = true;
-  ASSERT_EQ(cudaStreamSynchronize(held), cudaSuccess);
+  int r = -1;
+  bool tridiagonal_ok = false, dense_ok = false, called = false;
+  const bool done_while_held = finishes_while_held(
+      mine,
+      [&] {
+        r = gpu_gesv_dev(n, nrhs, a.get(), n, ipiv.get(), b.get(), n, info.get(), mine);
+        tridiagonal_ok = tridiagonal();
+        dense_ok = dense(da.get());
+        return true;
+      },
+      &called);
+  ASSERT_TRUE(called);
   ASSERT_EQ(r, 0);
   EXPECT_TRUE(tridiagonal_ok);
   EXPECT_TRUE(dense_ok);
@@ -1174,7 +1194,6 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   EXPECT_EQ(sinfo.host()[0], 0);
   EXPECT_EQ(info.host()[0], 0);
   EXPECT_LE(solve_ratio(n, nrhs, a0, n, b.host(), b0, n, false), ratios::kThreshold);
-  cudaStreamDestroy(held);
   cudaStreamDestroy(mine);
 }
 
@@ -1185,8 +1204,7 @@ TEST_F(WithDevice, NoDeviceWideWait) {
 // stream of its own, the rotations' window blocks applied to Z); which call blocks is not yet
 // known. Enable this test with the fix (README: "Arrays already on the GPU").
 TEST_F(WithDevice, DISABLED_NoDeviceWideWaitWithQ) {
-  cudaStream_t held = nullptr, mine = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&held, cudaStreamNonBlocking), cudaSuccess);
+  cudaStream_t mine = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking), cudaSuccess);
   const int n = 300;
   const Vec sym = zoo::symmetric("random", n, n, 6);
@@ -1198,25 +1216,10 @@ TEST_F(WithDevice, DISABLED_NoDeviceWideWaitWithQ) {
   };
   ASSERT_TRUE(with_q(a_first.get()));
   ASSERT_EQ(cudaStreamSynchronize(mine), cudaSuccess);
-  std::atomic<bool> release{false}, finished{false};
-  auto hold = [](void *p) {
-    auto *r = static_cast<std::atomic<bool> *>(p);
-    while (!r->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  };
-  ASSERT_EQ(cudaLaunchHostFunc(held, hold, &release), cudaSuccess);
-  std::thread watchdog([&] {
-    for (int i = 0; i < 2000 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    release = true;
-  });
-  const bool ok = with_q(a.get());
-  const bool done_while_held = cudaStreamSynchronize(mine) == cudaSuccess && !release.load();
-  finished = true;
-  watchdog.join();
-  release = true;
-  ASSERT_EQ(cudaStreamSynchronize(held), cudaSuccess);
+  bool ok = false;
+  const bool done_while_held = finishes_while_held(mine, [&] { return with_q(a.get()); }, &ok);
   EXPECT_TRUE(ok);
   EXPECT_TRUE(done_while_held) << "gpu_sytrd_dev 'V' or gpu_syevd_dev 'V' waited for another stream's work";
-  cudaStreamDestroy(held);
   cudaStreamDestroy(mine);
 }
 #endif

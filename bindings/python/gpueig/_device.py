@@ -158,6 +158,15 @@ def _matrix(k, x, name):
     return k.fortran_copy(x)
 
 
+def _square(k, a, name="a"):
+    """(a column-major copy of the square GPU array a, its order n)."""
+    work = _matrix(k, a, name)
+    n = _api._order(work.shape[0], "n")
+    if tuple(work.shape) != (n, n):
+        raise ValueError(f"{name} must be square, got shape {tuple(work.shape)}")
+    return work, n
+
+
 def _rhs(k, b, n):
     if not k.dtype_ok(b):
         raise TypeError(f"b has dtype {b.dtype}: gpueig computes in float64 only")
@@ -406,10 +415,7 @@ def sytrd_givens(a, vect="V", uplo="L", q=None):
     if v == b"U" and q is None:
         raise ValueError("vect='U' needs q, the orthogonal matrix to update")
     k = _kind_of_all((a, "a"), (q, "q")) if v == b"U" else kind_of(a)
-    work = _matrix(k, a, "a")
-    n = _api._order(work.shape[0], "n")
-    if tuple(work.shape) != (n, n):
-        raise ValueError(f"a must be square, got shape {tuple(work.shape)}")
+    work, n = _square(k, a)
     if v == b"U":
         qm = _matrix(k, q, "q")
         if tuple(qm.shape) != (n, n):
@@ -430,10 +436,7 @@ def syevd(a, jobz="V", uplo="L"):
     jz = _api._option(jobz, "jobz", "NV")
     u = _api._option(uplo, "uplo", "UL")
     k = kind_of(a)
-    work = _matrix(k, a, "a")
-    n = _api._order(work.shape[0], "n")
-    if tuple(work.shape) != (n, n):
-        raise ValueError(f"a must be square, got shape {tuple(work.shape)}")
+    work, n = _square(k, a)
     w, info, pad = k.zeros(max(n, 1)), k.zeros_int(1), k.zeros(1)
     r = _api._lib().gpu_syevd_dev(jz, u, n, k.ptr(work if n else pad), max(n, 1), k.ptr(w), k.ptr(info),
                                   k.stream(a))
@@ -448,10 +451,7 @@ def syevx(a, jobz="V", range="A", vl=None, vu=None, il=None, iu=None, abstol=0.0
     jz = _api._option(jobz, "jobz", "NV")
     u = _api._option(uplo, "uplo", "UL")
     k = kind_of(a)
-    work = _matrix(k, a, "a")
-    n = _api._order(work.shape[0], "n")
-    if tuple(work.shape) != (n, n):
-        raise ValueError(f"a must be square, got shape {tuple(work.shape)}")
+    work, n = _square(k, a)
     r, vl, vu, il, iu = _api._range_arguments(range, vl, vu, il, iu, n)
     cols = (max(1, min(iu, n) - max(il, 1) + 1) if r == b"I" else n) if jz == b"V" and n else 1
     w, info, pad = k.zeros(max(n, 1)), k.zeros_int(1), k.zeros(1)
