@@ -264,7 +264,23 @@ Context::~Context() {
   }
   if (copy_) cudaStreamDestroy(copy_);
   if (side_) cudaStreamDestroy(side_);
+  for (cudaStream_t f : fork_)
+    if (f) cudaStreamDestroy(f);
   if (stream_) cudaStreamDestroy(stream_);
+}
+
+Status Context::fork_streams(cudaStream_t out[3]) {
+  for (int i = 0; i < 3; ++i) {
+    if (!fork_[i]) {
+      const Status st = create_priority_stream(&fork_[i], i == 0);
+      if (!st) {
+        fork_[i] = nullptr;
+        return st;
+      }
+    }
+    out[i] = fork_[i];
+  }
+  return Status::success();
 }
 
 Status Context::copy_stream(cudaStream_t *out) {

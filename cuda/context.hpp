@@ -71,11 +71,19 @@ class Context {
   // first use: getrf's look-ahead factors the next panel there while the trailing work runs on
   // the call's stream (a second handle, because two streams sharing one handle's workspace race).
   Status side(cudaStream_t *stream, cublasHandle_t *handle);
+  // Streams of the thread for a routine's fork-join work beside its call's stream (sytrd's
+  // look-ahead and its chase beside Q1): out[0] at the device's highest priority, out[1] and
+  // out[2] at its lowest; created on first use and kept. Created per call, the work queued on
+  // them waited for a host function held on an unrelated stream (H200, 2026-11-29, timed phase
+  // by phase: the chase's stream and the look-ahead's held for the whole hold; the call's own
+  // stream, or a long kernel on the other stream, held nothing), which a device-pointer call
+  // must never do (test_device_api: NoDeviceWideWait, NoDeviceWideWaitWithQ).
+  Status fork_streams(cudaStream_t out[3]);
   // The thread's pinned ring, allocated on first use (kBuffers x kChunk bytes).
   Status ring(PinnedRing **out);
 
  private:
-  cudaStream_t stream_ = nullptr, copy_ = nullptr, side_ = nullptr;
+  cudaStream_t stream_ = nullptr, copy_ = nullptr, side_ = nullptr, fork_[3] = {};
   cublasHandle_t blas_ = nullptr, side_blas_ = nullptr;
   PinnedRing ring_;
 };

@@ -851,9 +851,12 @@ struct LookAhead {
     // The panel kernels and the update of the next panel's rows are a chain of small
     // latency-bound launches: at the highest priority their blocks take the first SM slots the
     // rest of the update frees. The rest and z's update are filler.
-    Status s = create_priority_stream(&fs, true);
-    if (s) s = create_priority_stream(&rs, false);
-    if (s && wantz) s = create_priority_stream(&zs, false);
+    // (the thread's fork streams, Context::fork_streams: kept, never created per call)
+    Context *ctx = nullptr;
+    cudaStream_t forks[3] = {};
+    Status s = Context::get(ctx);
+    if (s) s = ctx->fork_streams(forks);
+    fs = forks[0], rs = forks[1], zs = wantz ? forks[2] : nullptr;
     for (cudaEvent_t *e : {&start, &fdone, &rdone, &zdone, &factored, &mid, &rest})
       if (s) s = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     for (cudaEvent_t &e : zset)
@@ -865,8 +868,6 @@ struct LookAhead {
       if (e) cudaEventDestroy(e);
     for (cudaEvent_t e : {start, fdone, rdone, zdone, factored, mid, rest})
       if (e) cudaEventDestroy(e);
-    for (cudaStream_t t : {fs, rs, zs})
-      if (t) cudaStreamDestroy(t);
   }
 };
 

@@ -708,11 +708,16 @@ Status stage1_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64
 
 // A stream of the highest priority for the chase while Q1 is formed on the caller's stream,
 // forked from and joined to it by events; released on every return.
+// (the thread's high-priority fork stream, Context::fork_streams: kept, never created per call)
 struct ChaseStream {
   cudaStream_t s = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
   Status init() {
-    Status r = create_priority_stream(&s, true);
+    Context *ctx = nullptr;
+    cudaStream_t forks[3] = {};
+    Status r = Context::get(ctx);
+    if (r) r = ctx->fork_streams(forks);
+    s = forks[0];
     for (cudaEvent_t *e : {&fork, &join})
       if (r) r = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     return r;
@@ -720,7 +725,6 @@ struct ChaseStream {
   ~ChaseStream() {
     for (cudaEvent_t e : {fork, join})
       if (e) cudaEventDestroy(e);
-    if (s) cudaStreamDestroy(s);
   }
 };
 

@@ -467,9 +467,7 @@ GPUEIG_API int gpu_gesv_dev(int n, int nrhs, double *a, int lda, int *ipiv, doub
  * D, E, Q copied up), as the host API recomputes it. The call waits for STREAM once, at its end: the
  * checks' verdicts are read on the host (O(N) data), so a NaN in A is found after the reduction
  * (which is then thrown away). Device
- * workspace: N^2 doubles for the copy of A (2 N^2 with Q) and the method's own. Known defect
- * (found 2026-11-29, not yet fixed): with Q formed (VECT = 'V') the call may also wait for work
- * queued on other streams of the device (README, "Arrays already on the GPU"). */
+ * workspace: N^2 doubles for the copy of A (2 N^2 with Q) and the method's own. */
 GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int lda, double *d,
                              double *e, double *q, int ldq, int *info, void *stream);
 
@@ -490,9 +488,7 @@ GPUEIG_API int gpu_sytrd_dev(char vect, char uplo, int n, const double *a, int l
  * declines (NaN or Inf in A, a check that fails, no convergence), LAPACK DSYEVD recomputes on
  * the host: A comes down, W and A (JOBZ = 'V') and INFO go up. JOBZ = 'V' takes N <= 65535
  * (GPUEIG_ERR_DEVICE above, with the reason under GPUEIG_VERBOSE). Device workspace: about
- * 6 N^2 doubles for JOBZ = 'V' (A's copy, Q, Z, the divide and conquer's), N^2 for 'N'. Known
- * defect: JOBZ = 'V' may also wait for work queued on other streams of the device, as
- * gpu_sytrd_dev with Q formed (above). */
+ * 6 N^2 doubles for JOBZ = 'V' (A's copy, Q, Z, the divide and conquer's), N^2 for 'N'. */
 GPUEIG_API int gpu_syevd_dev(char jobz, char uplo, int n, double *a, int lda, double *w, int *info,
                              void *stream);
 

@@ -1156,8 +1156,7 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   };
   ASSERT_TRUE(tridiagonal());
   // The dense eigensolvers (which wait for their own stream: the checks' verdicts, DSTEBZ's
-  // bookkeeping): a few pairs, and all eigenvalues. (With Q formed, gpu_sytrd_dev and so
-  // gpu_syevd_dev 'V' do wait for other streams' work: DISABLED_NoDeviceWideWaitWithQ below.)
+  // bookkeeping): a few pairs, and all eigenvalues (with Q formed: NoDeviceWideWaitWithQ below).
   const Vec sym = zoo::symmetric("random", 300, 300, 6);
   Mem<double> da_first(sym), da(sym), dw(Vec(300, 0.0)), dz(Vec(300 * 300, 0.0));
   Mem<int> dfail(std::vector<int>(300, 0)), dinfo(std::vector<int>{99}), xinfo(std::vector<int>{99});
@@ -1197,13 +1196,11 @@ TEST_F(WithDevice, NoDeviceWideWait) {
   cudaStreamDestroy(mine);
 }
 
-// A known defect, found 2026-11-29 on the H200 and not yet fixed: the two-stage reduction with Q
-// formed (gpu_sytrd_dev 'V', and so gpu_syevd_dev 'V') waits for another stream's work: held for
-// as long as that stream is (3 s in the probe), where VECT 'N' and the kept-blocks mode of
-// gpu_syevx_dev are not. The cause is in the form-Q path (the chase beside Q1's formation on a
-// stream of its own, the rotations' window blocks applied to Z); which call blocks is not yet
-// known. Enable this test with the fix (README: "Arrays already on the GPU").
-TEST_F(WithDevice, DISABLED_NoDeviceWideWaitWithQ) {
+// The two-stage reduction with Q formed (gpu_sytrd_dev 'V', and so gpu_syevd_dev 'V') forks
+// work onto streams beside the call's: those are the thread's, created once. Created per call,
+// the work queued on them waited for a host function held on an unrelated stream (H200,
+// 2026-11-29: 1 s of a 1-s hold, phase by phase), which this test caught.
+TEST_F(WithDevice, NoDeviceWideWaitWithQ) {
   cudaStream_t mine = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking), cudaSuccess);
   const int n = 300;
