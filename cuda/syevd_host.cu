@@ -29,8 +29,6 @@ namespace {
 
 constexpr size_t kD = sizeof(double);
 constexpr int kThreads = 256;
-// JOBZ 'V' takes int-indexed cuBLAS products of n x n matrices and launches a block per column.
-constexpr int64_t kSyevdMaxVectors = 65535;
 // T's eigenpairs are returned only with both of LAPACK's test ratios (DSTT21-like residual, DORT01
 // orthogonality) within its threshold; the divide and conquer reaches about 1.
 constexpr double kCertifyRatio = 30.0;
@@ -239,7 +237,7 @@ Status certify_pairs(cudaStream_t st, cublasHandle_t blas, int64_t n, int64_t m,
 
 Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w) {
   const bool wantz = jobz == 'V';
-  if (wantz && n > kSyevdMaxVectors) return Status::fail(Status::unavailable, "syevd: n > 65535");
+  if (wantz && n > kDenseEigenMaxOrder) return Status::fail(Status::unavailable, "syevd: n > 65535");
   DeviceScope scope;
   Context *ctx = nullptr;
   cublasHandle_t blas = nullptr;
@@ -268,7 +266,7 @@ Status syevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w)
 // them have passed (`unsafe` leaves both untouched for the host's recompute).
 Status syevd_dev(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w, int *info, void *stream) {
   const bool wantz = jobz == 'V';
-  if (wantz && n > kSyevdMaxVectors) return Status::fail(Status::unavailable, "syevd: n > 65535");
+  if (wantz && n > kDenseEigenMaxOrder) return Status::fail(Status::unavailable, "syevd: n > 65535");
   CallerStream call(stream);
   cublasHandle_t blas = nullptr;
   Status s = wantz ? call.enter(&blas) : call.enter();

@@ -36,8 +36,6 @@ __global__ void gather_columns_kernel(const double *in, const int *perm, int64_t
     out[idx] = in[idx % n + int64_t(perm[idx / n]) * n];
 }
 
-// The two-stage reduction's int-indexed products and grids (as gpu_syevd's).
-constexpr int64_t kSyevxMax = 65535;
 
 // The device arrays and results of gpu_syevx's method for a subset: M, W(1..M) (host, ascending,
 // in A's scale) and, for JOBZ 'V', the n x M vectors in that order (device, ld n, held in vbuf).
@@ -157,7 +155,7 @@ Status syevx_on(Context &ctx, CallerStream *caller, cudaStream_t st, cublasHandl
 Status syevx(char jobz, char range, char uplo, int64_t n, const double *a, int64_t lda, double vl,
              double vu, int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz) {
   const bool wantz = jobz == 'V';
-  if (n > kSyevxMax) return Status::fail(Status::unavailable, "syevx: n > 65535");
+  if (n > kDenseEigenMaxOrder) return Status::fail(Status::unavailable, "syevx: n > 65535");
   DeviceScope scope;
   Context *ctx = nullptr;
   cublasHandle_t blas = nullptr;
@@ -181,7 +179,7 @@ Status syevx_dev(char jobz, char range, char uplo, int64_t n, double *a, int64_t
                  int il, int iu, double abstol, int *m, double *w, double *z, int64_t ldz, int *ifail, int *info,
                  void *stream) {
   const bool wantz = jobz == 'V';
-  if (n > kSyevxMax) return Status::fail(Status::unavailable, "syevx: n > 65535");
+  if (n > kDenseEigenMaxOrder) return Status::fail(Status::unavailable, "syevx: n > 65535");
   const bool whole = range == 'A' || (range == 'I' && il == 1 && iu == n);
   Status s;
   if (whole && !(s = syevd_dev(jobz, uplo, n, a, lda, w, info, stream))) return s;

@@ -12,6 +12,12 @@
 
 namespace gpueig::gpu {
 
+// The largest N of gpu_syevd's method with vectors and of gpu_syevx's: the products of N x N
+// matrices are int-indexed cuBLAS calls, blocks are launched a column each on a grid dimension,
+// and the divide and conquer's merges put columns on one too (stedc_device). (N^2 doubles are
+// 32 GiB there.)
+constexpr int64_t kDenseEigenMaxOrder = 65535;
+
 // The scaling ranges' RMAX: DSYEVD's sqrt(BIGNUM) and DSYEVX's min(sqrt(BIGNUM), SAFMIN^(-1/4))
 // (BIGNUM = EPS / SAFMIN); RMIN = sqrt(SAFMIN / EPS) for both.
 double dsyevd_rmax();

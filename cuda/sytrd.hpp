@@ -118,8 +118,12 @@ bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *
 // The drivers' common steps (cuda/sytrd_host.cu), on `st` (ctx's pinned ring stages the host
 // transfers); flag is a device int of scratch.
 // The triangle uplo of a (the host's, or device memory with a_on_device) copied into da (leading
-// dimension n) and mirrored into the full symmetric matrix; `unsafe` when that triangle holds
-// NaN or Inf entries (the call waits for `st` to know); else *inv (device) is queued.
+// dimension n) and mirrored into the full symmetric matrix, its scan for NaN or Inf queued into
+// *flag (cleared first; nonzero: found) and *inv (device) queued: nothing waits for `st`.
+Status queue_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                       bool a_on_device, double *da, int *flag, SimilarityInvariants *inv);
+// queue_symmetric, then its verdict read (the call waits for `st`): `unsafe` when the triangle
+// holds NaN or Inf entries.
 Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
                       bool a_on_device, double *da, int *flag, SimilarityInvariants *inv);
 // z (n x n, ldz) := I.

@@ -97,8 +97,8 @@ bool keeps_invariants(const SimilarityInvariants &inv, int64_t n, const double *
   return std::fabs(ft - fa) <= tol && std::fabs(tr - inv.trace) <= tol;
 }
 
-Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
-                      bool a_on_device, double *da, int *flag, SimilarityInvariants *inv) {
+Status queue_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                       bool a_on_device, double *da, int *flag, SimilarityInvariants *inv) {
   // Only triangle UPLO is used: the other one is overwritten by the mirror before anything
   // (the NaN check included) looks at it. So only that triangle travels from the host, as
   // rectangles of kTriangleColumns columns (each a little of the other triangle): about half of
@@ -121,10 +121,15 @@ Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const
       !(s = check(cudaMemsetAsync(flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
       !(s = check_finite(st, da, n, n, n, flag)))
     return s;
-  int bad = 0;
-  if (!(s = fetch_flag(st, flag, &bad))) return s;
-  if (bad) return Status::fail(Status::unsafe, "A holds NaN or Inf entries: recomputed by LAPACK");
   return similarity_invariants(st, da, n, n, inv);
+}
+
+Status load_symmetric(Context &ctx, cudaStream_t st, char uplo, int64_t n, const double *a, int64_t lda,
+                      bool a_on_device, double *da, int *flag, SimilarityInvariants *inv) {
+  Status s = queue_symmetric(ctx, st, uplo, n, a, lda, a_on_device, da, flag, inv);
+  int bad = 0;
+  if (!s || !(s = fetch_flag(st, flag, &bad))) return s;
+  return bad ? Status::fail(Status::unsafe, "A holds NaN or Inf entries: recomputed by LAPACK") : s;
 }
 
 Status set_identity(cudaStream_t st, double *z, int64_t ldz, int64_t n) {
@@ -249,19 +254,10 @@ Status sytrd_dev(char vect, char uplo, int64_t n, const double *a, int64_t lda, 
   ReductionBuffers b(st);
   if (!(s = b.allocate(n, zmode))) return s;
 
-  // A's triangle, mirrored, scanned for NaN / Inf (load_symmetric's steps, the verdict read later).
-  s = check(cudaMemcpy2DAsync(b.a, n * kD, a, lda * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
-            "cudaMemcpy2DAsync");
-  if (!s) return s;
-  mirror_kernel<<<grid_for(n * n), 256, 0, st>>>(b.a, n, n, uplo == 'U');
-  // A's verdict is read with the reduction's, at the end: one wait for the stream, not two (a
-  // NaN or Inf in A, rare, then costs a reduction that is thrown away; nothing in it iterates on
-  // the data).
-  if (!(s = check_launch("sytrd mirror_kernel")) ||
-      !(s = check(cudaMemsetAsync(b.flag, 0, sizeof(int), st), "cudaMemsetAsync")) ||
-      !(s = check_finite(st, b.a, n, n, n, b.flag)) ||
-      !(s = similarity_invariants(st, b.a, n, n, b.inv)))
-    return s;
+  // A's triangle, mirrored, scanned for NaN / Inf. Its verdict is read with the reduction's, at
+  // the end: one wait for the stream, not two (a NaN or Inf in A, rare, then costs a reduction
+  // that is thrown away; nothing in it iterates on the data).
+  if (!(s = queue_symmetric(call.context(), st, uplo, n, a, lda, true, b.a, b.flag, b.inv))) return s;
   if (vect == 'V' && !(s = set_identity(st, b.z, n, n))) return s;
   if (vect == 'U' &&
       !(s = check(cudaMemcpy2DAsync(b.z, n * kD, q, ldq * kD, n * kD, n, cudaMemcpyDeviceToDevice, st),
