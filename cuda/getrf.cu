@@ -177,8 +177,7 @@ __device__ __forceinline__ void await_all(const Tagged *const (&src)[N], unsigne
       if (cuda::atomic_ref<int, cuda::thread_scope_device>(*info).load(cuda::memory_order_relaxed) ==
           GPUEIG_ERR_DEVICE)
         return;
-      unsigned long long now;
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      const unsigned long long now = global_ns();
       if (t0 == 0) {
         t0 = now;
       } else if (now - t0 > kProgressWaitLimitNs) {

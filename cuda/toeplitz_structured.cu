@@ -351,13 +351,13 @@ __device__ inline void expect_bytes(unsigned bar, unsigned bytes) {
 // the elements) instead of hanging the caller; the host then reports a device error.
 __device__ inline void wait_parity(unsigned bar, unsigned parity, bool &broken, int *failed) {
   if (broken) return;
-  unsigned long long t0 = 0, t = 0;
+  unsigned long long t0 = 0;
   for (unsigned spins = 0;; ++spins) {
     unsigned done = 0;
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
     if (done) return;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    const unsigned long long t = global_ns();
     if (spins == 0) {
       t0 = t;
     } else if (t - t0 > kProgressWaitLimitNs) {
