@@ -21,7 +21,7 @@
 // sweeps are multiplied into a 64 x 64 block and z := z Q2 is applied as products of those blocks
 // on the FP64 tensor cores (see apply_window_blocks_kernel). When z is to become Q (SytrdZ::form),
 // stage 1 keeps its blocks and Q1 is formed from its right end on the caller's stream while the
-// chase runs on SMs of its own.
+// chase runs beside it on a stream of the thread's.
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_pipeline.h>
@@ -168,7 +168,8 @@ struct ChaseWorker {
   double2 first[KD];      // warp 0's copy of a sweep's first chain (both warps make it)
   int ok;                 // warp 0's verdict on the window's wait, for both warps
 };
-constexpr int kWorkersMax = 8;  // workers a block at most (named barriers 1 .. kWorkersMax)
+// Workers a block the kernel takes at most (named barriers 1 .. kWorkersMax); chase() launches one.
+constexpr int kWorkersMax = 8;
 
 // The two warps of worker `worker` meet (a named barrier of 64 threads; barrier 0 is
 // __syncthreads').
@@ -640,26 +641,19 @@ unsigned grid_for(int64_t count, int threads) {
   return static_cast<unsigned>(std::min<int64_t>(4096, (count + threads - 1) / threads));
 }
 
-// With `reserve`, the workers go kWorkersMax to a block and each block holds most of an SM's shared memory:
-// the work queued beside the chase (Q1 being formed) then keeps off the chase's SMs, instead of
-// sharing every SM with it and slowing the pipeline's critical path down.
-Status chase(cudaStream_t st, const Chase &args, bool reserve) {
-  int dev = 0, sms = 0, per_sm = 0, optin = 0;
+// One worker (two warps) a block, spread over the SMs: the chase is a latency-bound pipeline of a
+// few hundred warps and leaves most of each SM to the work queued beside it (Q1 being formed).
+// Blocks of kWorkersMax workers holding most of an SM's shared memory, which kept that work off
+// the chase's SMs, were slower everywhere measured (H200, 2026-11-29, gpu_syevd_dev 'V' medians
+// in one process: 8.37 / 19.05 / 47.89 / 126.57 / 444.11 ms reserved against 7.69 / 16.09 /
+// 39.86 / 112.45 / 442.62 ms at n = 512 / 1024 / 2048 / 4096 / 8192: the chase alone took 9.9
+// ms at 1024 reserved, 7.0 ms not, against Q1's 1.2 ms beside it).
+static_assert(sizeof(ChaseWorker) <= 48 * 1024, "a worker fits the default dynamic shared memory");
+Status chase(cudaStream_t st, const Chase &args) {
+  int sms = 0, per_sm = 0;
   Status s = sm_count(&sms);
-  if (s) s = check(cudaGetDevice(&dev), "cudaGetDevice");
-  if (s) s = check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "attribute");
-  // (a GPU whose blocks cannot hold kWorkersMax workers' shared memory chases unreserved)
-  reserve = reserve && kWorkersMax * sizeof(ChaseWorker) <= size_t(optin);
-  const int workers = reserve ? kWorkersMax : 1;
-  const size_t reserved = std::max(kWorkersMax * sizeof(ChaseWorker), std::min(size_t(200) << 10, size_t(optin)));
-  const size_t smem = reserve ? reserved : sizeof(ChaseWorker);
-  // The kernel's limit is process-wide: always the larger size, which every launch fits (calls on
-  // two host threads setting their own sizes would make each other's launches fail).
-  const size_t limit = kWorkersMax * sizeof(ChaseWorker) <= size_t(optin) ? reserved : sizeof(ChaseWorker);
-  if (s) s = check(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limit)),
-                   "cudaFuncSetAttribute");
   if (s)
-    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64 * workers, smem),
+    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64, sizeof(ChaseWorker)),
               "occupancy");
   if (!s) return s;
   // Every worker of the grid must be resident (a worker waits on the sweep before it): a
@@ -669,12 +663,12 @@ Status chase(cudaStream_t st, const Chase &args, bool reserve) {
   // worker still busy with its previous sweep.
   const int64_t useful = std::max<int64_t>(32, args.n / KD);
   const int64_t want = std::min<int64_t>(args.s_end - args.s_begin, useful);
-  const int64_t grid = std::min<int64_t>(int64_t(per_sm) * sms, (want + workers - 1) / workers);
+  const int64_t grid = std::min<int64_t>(int64_t(per_sm) * sms, want);
   Chase a = args;
   void *params[] = {&a};
   return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(chase_kernel),
-                                           dim3(static_cast<unsigned>(grid)), dim3(64 * workers),
-                                           params, smem, st),
+                                           dim3(static_cast<unsigned>(grid)), dim3(64), params,
+                                           sizeof(ChaseWorker), st),
                "sytrd chase_kernel");
 }
 
@@ -875,7 +869,7 @@ Status sytrd_two_stage(cudaStream_t st, int64_t n, double *a, int64_t lda, doubl
       identity_rotations_kernel<<<grid_for((s1 - s0) * ldrot, 256), 256, 0, on>>>(rot, (s1 - s0) * ldrot);
       if (!(s = check_launch("sytrd identity_rotations_kernel"))) return s;
     }
-    if (!(s = chase(on, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}, on != st))) return s;
+    if (!(s = chase(on, Chase{ab, n, s0, s1, progress, rot, ldrot, failed}))) return s;
     if (on != st) {
       if (!(s = stage1_apply_q1(st, n, z, ldz, n, blocks, true))) return s;
       if (!(s = record_wait(cs.join, on, st))) return s;
