@@ -36,7 +36,6 @@ __global__ void gather_columns_kernel(const double *in, const int *perm, int64_t
     out[idx] = in[idx % n + int64_t(perm[idx / n]) * n];
 }
 
-
 // The device arrays and results of gpu_syevx's method for a subset: M, W(1..M) (host, ascending,
 // in A's scale) and, for JOBZ 'V', the n x M vectors in that order (device, ld n, held in vbuf).
 struct SyevxResult {

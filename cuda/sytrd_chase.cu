@@ -700,9 +700,9 @@ Status stage1_apply_q1(cudaStream_t st, int64_t n, double *y, int64_t ldy, int64
               : sytrd_band_apply_q1(st, n, y, ldy, cols, static_cast<const double *>(blocks));
 }
 
-// A stream of the highest priority for the chase while Q1 is formed on the caller's stream,
-// forked from and joined to it by events; released on every return.
-// (the thread's high-priority fork stream, Context::fork_streams: kept, never created per call)
+// The stream for the chase while Q1 is formed on the caller's stream (the thread's fork stream of
+// the highest priority, Context::fork_streams: kept, never created per call), forked from and
+// joined to it by events, which are released on every return.
 struct ChaseStream {
   cudaStream_t s = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
