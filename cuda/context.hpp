@@ -94,6 +94,13 @@ inline Status enter(const DeviceScope &scope, Context *&ctx) {
   if (!scope.status()) return scope.status();
   return Context::get(ctx);
 }
+// The calling thread's fork streams (Context::fork_streams), its context looked up; call inside
+// a DeviceScope.
+inline Status thread_fork_streams(cudaStream_t out[3]) {
+  Context *ctx = nullptr;
+  const Status s = Context::get(ctx);
+  return s ? ctx->fork_streams(out) : s;
+}
 // enter(), then the context's cuBLAS handle (on its stream) into *blas where want_blas is set.
 inline Status enter(const DeviceScope &scope, Context *&ctx, bool want_blas, cublasHandle_t *blas) {
   Status s = enter(scope, ctx);

@@ -852,10 +852,8 @@ struct LookAhead {
     // latency-bound launches: at the highest priority their blocks take the first SM slots the
     // rest of the update frees. The rest and z's update are filler.
     // (the thread's fork streams, Context::fork_streams: kept, never created per call)
-    Context *ctx = nullptr;
     cudaStream_t forks[3] = {};
-    Status s = Context::get(ctx);
-    if (s) s = ctx->fork_streams(forks);
+    Status s = thread_fork_streams(forks);
     fs = forks[0], rs = forks[1], zs = wantz ? forks[2] : nullptr;
     for (cudaEvent_t *e : {&start, &fdone, &rdone, &zdone, &factored, &mid, &rest})
       if (s) s = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");

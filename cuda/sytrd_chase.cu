@@ -168,14 +168,7 @@ struct ChaseWorker {
   double2 first[KD];      // warp 0's copy of a sweep's first chain (both warps make it)
   int ok;                 // warp 0's verdict on the window's wait, for both warps
 };
-// Workers a block the kernel takes at most (named barriers 1 .. kWorkersMax); chase() launches one.
-constexpr int kWorkersMax = 8;
-
-// The two warps of worker `worker` meet (a named barrier of 64 threads; barrier 0 is
-// __syncthreads').
-__device__ inline void worker_sync(int worker) {
-  asm volatile("bar.sync %0, 64;" ::"r"(worker + 1) : "memory");
-}
+static_assert(sizeof(ChaseWorker) <= 48 * 1024, "a worker fits static shared memory");
 
 // The diagonal block A(st:st+len-1, st:st+len-1) := G A G^T (warp 0), G the window's chain;
 // the block held whole in D, stored back as its lower triangle.
@@ -229,16 +222,13 @@ __device__ void update_block_below(const Chase &p, double (&Bk)[KD][KD + 1], con
     if (lane < len2) __stcg(&band(p, j1 + lane, st + j), Bk[lane][j]);
 }
 
-// A worker per sweep (kWorkersMax a block at most), sweeps s_begin + (global worker), then every
-// (workers of the grid) after.
-__global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
-  extern __shared__ ChaseWorker chase_smem[];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, worker = warp / 2;
-  const int workers = blockDim.x / 64;
-  const bool below_warp = warp % 2 == 1;
-  ChaseWorker &W = chase_smem[worker];
-  for (int64_t s = p.s_begin + blockIdx.x * int64_t(workers) + worker; s < p.s_end;
-       s += int64_t(gridDim.x) * workers) {
+// A worker (a block of two warps) per sweep: sweeps s_begin + blockIdx.x, then every gridDim.x
+// after.
+__global__ void __launch_bounds__(64) chase_kernel(Chase p) {
+  __shared__ ChaseWorker W;
+  const int lane = threadIdx.x % 32;
+  const bool below_warp = threadIdx.x / 32 == 1;
+  for (int64_t s = p.s_begin + blockIdx.x; s < p.s_end; s += gridDim.x) {
     const int nw = windows_of(p.n, s);
     const int prev_nw = s > 0 ? windows_of(p.n, s - 1) : 0;
     int cur = 0;
@@ -249,7 +239,7 @@ __global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
         const bool ok = s == 0 || wait_for(p, p.progress + (s - 1) * kFlagStride, min(w + 2, prev_nw));
         if (lane == 0) W.ok = ok;
       }
-      worker_sync(worker);
+      __syncthreads();
       if (!W.ok) return;
       const int64_t st = s + 1 + int64_t(w) * KD, ed = min(st + KD - 1, p.n - 1);
       const int len = static_cast<int>(ed - st + 1);
@@ -280,7 +270,7 @@ __global__ void __launch_bounds__(64 * kWorkersMax) chase_kernel(Chase p) {
       } else if (len2 > 0) {
         update_block_below(p, W.Bk, chain, W.chain[cur ^ 1], s, st, len, j1, len2);
       }
-      worker_sync(worker);  // both blocks stored; warp 0 is done with the chain and column s
+      __syncthreads();  // both blocks stored; warp 0 is done with the chain and column s
       if (below_warp) {
         if (w == 0 && lane < len) __stcg(&band(p, st + lane, s), lane == 0 ? r0 : 0.0);
         __syncwarp();  // the release below is a device-wide fence for the whole warp's stores
@@ -643,18 +633,15 @@ unsigned grid_for(int64_t count, int threads) {
 
 // One worker (two warps) a block, spread over the SMs: the chase is a latency-bound pipeline of a
 // few hundred warps and leaves most of each SM to the work queued beside it (Q1 being formed).
-// Blocks of kWorkersMax workers holding most of an SM's shared memory, which kept that work off
+// Blocks of 8 workers holding most of an SM's shared memory, which kept that work off
 // the chase's SMs, were slower everywhere measured (H200, 2026-11-29, gpu_syevd_dev 'V' medians
 // in one process: 8.37 / 19.05 / 47.89 / 126.57 / 444.11 ms reserved against 7.69 / 16.09 /
 // 39.86 / 112.45 / 442.62 ms at n = 512 / 1024 / 2048 / 4096 / 8192: the chase alone took 9.9
 // ms at 1024 reserved, 7.0 ms not, against Q1's 1.2 ms beside it).
-static_assert(sizeof(ChaseWorker) <= 48 * 1024, "a worker fits the default dynamic shared memory");
 Status chase(cudaStream_t st, const Chase &args) {
   int sms = 0, per_sm = 0;
   Status s = sm_count(&sms);
-  if (s)
-    s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64, sizeof(ChaseWorker)),
-              "occupancy");
+  if (s) s = check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chase_kernel, 64, 0), "occupancy");
   if (!s) return s;
   // Every worker of the grid must be resident (a worker waits on the sweep before it): a
   // cooperative launch guarantees it or fails. A sweep lasts its windows, about (n - s)/KD of
@@ -667,8 +654,7 @@ Status chase(cudaStream_t st, const Chase &args) {
   Chase a = args;
   void *params[] = {&a};
   return check(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(chase_kernel),
-                                           dim3(static_cast<unsigned>(grid)), dim3(64), params,
-                                           sizeof(ChaseWorker), st),
+                                           dim3(static_cast<unsigned>(grid)), dim3(64), params, 0, st),
                "sytrd chase_kernel");
 }
 
@@ -707,10 +693,8 @@ struct ChaseStream {
   cudaStream_t s = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
   Status init() {
-    Context *ctx = nullptr;
     cudaStream_t forks[3] = {};
-    Status r = Context::get(ctx);
-    if (r) r = ctx->fork_streams(forks);
+    Status r = thread_fork_streams(forks);
     s = forks[0];
     for (cudaEvent_t *e : {&fork, &join})
       if (r) r = check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
