@@ -237,6 +237,72 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
   cudaFree(work);
 }
 
+// Systems that are not diagonally dominant, through the device-pointer call against cuSPARSE
+// gtsv2 (a pivoting solve) and through the host call against OpenBLAS dgtsv: the zoo's
+// "nondominant" (every entry uniform in [-1, 1)), which the GPU method's check may accept, and a
+// zero diagonal (off-diagonals uniform in [0.5, 1.5), n even: nonsingular), whose first pivot is
+// zero, so that the check rejects the GPU method's result and the system is solved again with
+// partial pivoting (the device-pointer call: DGTSV's algorithm by one GPU thread; the host call:
+// DGTSV on the host).
+void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, bool zero_diagonal) {
+  zoo::Tridiagonal a = zoo::tridiagonal("nondominant", n, 31);
+  if (zero_diagonal) {
+    a.d.assign(n, 0.0);
+    a.dl = zoo::uniform(n - 1, 0.5, 1.5, 33);
+    a.du = zoo::uniform(n - 1, 0.5, 1.5, 34);
+  }
+  const std::string problem = zero_diagonal ? "zero diagonal, nrhs 1" : "non-dominant, nrhs 1";
+  const std::vector<double> b = zoo::uniform(n, -1, 1, 32);
+  std::vector<double> dl_cs(n, 0.0), du_cs(n, 0.0);
+  std::copy(a.dl.begin(), a.dl.end(), dl_cs.begin() + 1);
+  std::copy(a.du.begin(), a.du.end(), du_cs.begin());
+  double *ddl = device_copy(a.dl), *dd = device_copy(a.d), *ddu = device_copy(a.du);
+  double *cdl = device_copy(dl_cs), *cdu = device_copy(du_cs), *b0 = device_copy(b), *x = device_copy(b);
+  int *info = nullptr;
+  CUDA_OK(cudaMalloc(&info, sizeof(int)));
+  auto reset = [&] { CUDA_OK(cudaMemcpyAsync(x, b0, n * sizeof(double), cudaMemcpyDeviceToDevice, s)); };
+  std::string backend = "gpu";
+  const double ours = device_ms(s, reps, reset, [&] {
+    if (gpu_gtsv_dev(n, 1, ddl, dd, ddu, x, n, info, s) != 0) backend = "FAILED";
+  });
+  int h_info = -1;
+  CUDA_OK(cudaMemcpy(&h_info, info, sizeof(int), cudaMemcpyDeviceToHost));
+  if (h_info != 0) backend = "FAILED: info " + std::to_string(h_info);
+  const double ours_ratio = gtsv_ratio(a, b, download(x, n));
+  size_t bytes = 0;
+  SPARSE_OK(cusparseDgtsv2_bufferSizeExt(sp, n, 1, cdl, dd, cdu, x, n, &bytes));
+  void *buf = nullptr;
+  CUDA_OK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
+  const double ms = device_ms(s, reps, reset, [&] { SPARSE_OK(cusparseDgtsv2(sp, n, 1, cdl, dd, cdu, x, n, buf)); });
+  const double anchor_ratio = gtsv_ratio(a, b, download(x, n));
+  std::printf("  gtsv %s n=%d: gpu_gtsv_dev %9.3f ms (ratio %.2g)  cuSPARSE gtsv2 %9.3f ms (ratio %.2g)\n",
+              problem.c_str(), n, ours, ours_ratio, ms, anchor_ratio);
+  g_rows.push_back({"gtsv_dev", problem, "device pointers", n, backend, ours, "cuSPARSE gtsv2", ms,
+                    ours_ratio, anchor_ratio, 40.0 * n / (ours * 1e6)});
+  cudaFree(buf);
+  for (double *q : {ddl, dd, ddu, cdl, cdu, b0, x}) cudaFree(q);
+  cudaFree(info);
+
+  std::vector<double> hdl, hd, hdu, hx;
+  auto host_reset = [&] { hdl = a.dl; hd = a.d; hdu = a.du; hx = b; };
+  gpueig_set_backend("gpu");
+  std::string host_backend;
+  const double host = host_ms(reps, host_reset, [&] {
+    gpu_gtsv_pcr(n, 1, hdl.data(), hd.data(), hdu.data(), hx.data(), n);
+    host_backend = gpueig_last_backend();
+  });
+  gpueig_set_backend("auto");
+  const double host_ratio = gtsv_ratio(a, b, hx);
+  int one = 1, linfo = 0;
+  const double lapack = host_ms(reps, host_reset, [&] {
+    dgtsv_(&n, &one, hdl.data(), hd.data(), hdu.data(), hx.data(), &n, &linfo);
+  });
+  std::printf("  gtsv %s n=%d: host call %9.3f ms (%s)  OpenBLAS dgtsv %9.3f ms\n", problem.c_str(), n, host,
+              host_backend.c_str(), lapack);
+  g_rows.push_back({"gtsv", problem, "host", n, host_backend, host, "OpenBLAS dgtsv", lapack,
+                    host_ratio, gtsv_ratio(a, b, hx), 0});
+}
+
 // Host call, what a drop-in user pays: libgpueig (GPU forced) vs OpenBLAS dgtsv.
 Row gtsv_host(int n, int reps) {
   const zoo::Tridiagonal a = zoo::tridiagonal("dominant", n, 21);
@@ -694,6 +760,9 @@ int main(int argc, char **argv) {
     bench_gtsv_batch(s, sp, 32, 1 << 19, 20);
   }
   for (int n : sizes) g_rows.push_back(gtsv_host(n, n >= (1 << 22) ? 5 : 15));
+  for (int n : sizes)
+    if (n <= (1 << 20))
+      for (bool zero_diagonal : {false, true}) bench_gtsv_pivoting(s, sp, n, n >= (1 << 20) ? 3 : 5, zero_diagonal);
   std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
   long long cross = gtsv_crossover(quick);
   if (only_gtsv) {

@@ -497,6 +497,276 @@ __global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict,
 // n = 65536 took 27 to 29 us from an idle stream).
 constexpr int64_t kFusedTiles = 512;
 
+// ---- a failed lone column's re-solve by one thread block ---------------------------------------
+// DGTSV's partial pivoting is one dependent chain of N steps: run by one GPU thread it took 55 ms
+// at N = 65536 and about 1 s at 2^20 (H200, 2026-11-30, `gpueig_bench --gtsv`, a zero diagonal,
+// against cuSPARSE gtsv2's 0.08 and 0.15 ms). So a lone column the elimination without pivoting
+// failed is first solved again by a thread block, with partial pivoting inside chunks of rows (a
+// Schur complement on separator rows, SPIKE's structure): chunk c, rows [c L, c L + L), is an
+// interior [c L, c L + m) and one or two separator rows after it (none after the last chunk's,
+// unless it drops a row). A thread eliminates its interior by DGTSV's steps for three right-hand
+// sides: b, and the interior's couplings to the separators on either side, so that
+//   x_interior = g - alpha x_before - beta x_after.
+// Substituted into the separators' own rows, these leave a tridiagonal system of the separators
+// (at most 2 a chunk), solved by DGTSV's steps by one thread in shared memory; each thread then
+// back-substitutes its interior. An interior whose last pivot is zero ends a row earlier (its
+// last row becomes a second separator): a zero diagonal makes every interior of odd order
+// singular. A zero pivot left, a non-finite value or a residual ratio over the check's limit
+// sends the column to DGTSV's algorithm by one thread (B and INFO DGTSV's); an accepted result
+// has INFO = 0, as the elimination without pivoting's has.
+constexpr int kPivotThreads = 512;  // judge_resolve_one's block; fused_column's block 0 has its own
+
+// Shared memory pivot_block needs: 8 doubles a thread (a chunk's six end values, then the reduced
+// system's four arrays of up to two rows a chunk).
+__host__ __device__ constexpr size_t pivot_block_smem(int threads) { return size_t(8) * threads * sizeof(double); }
+
+// Rows a sweep loads before it works on them: each row's step waits on the one before it, so a
+// row at a time would wait out a memory latency a row.
+constexpr int kPivotBatch = 4;
+
+// A chunk's eliminated rows in scratch, interleaved across the chunks (row i of chunk t at
+// i * stride + t), so that a warp's threads, at the same step of their chunks, touch consecutive
+// addresses: U's rows (1 / pivot, first and second superdiagonal), the eliminated b and alpha-side.
+struct ChunkRows {
+  double *u0, *u1, *u2, *yb, *ya;
+  int64_t stride;
+  int t;
+  __device__ int64_t at(int64_t i) const { return i * stride + t; }
+};
+
+// Doubles of scratch pivot_block needs for n rows with `threads` threads (ChunkRows: 5 arrays of
+// L x P < n + L entries, L <= n / 32 + 4), also enough for DGTSV's copy after it (3 n).
+__host__ __device__ constexpr int64_t pivot_block_scratch(int64_t n) { return 6 * n + 64; }
+
+// Rows [r0, r0 + m) eliminated with DGTSV's partial pivoting, for b's rows and for the couplings
+// ca (at the first row) and cb (at the last row), into `c`; the beta-side is zero above the last
+// two rows, which come back in yb. False at a zero pivot.
+__device__ bool chunk_forward(const GtsvColumns &q, int64_t r0, int64_t m, double ca, double cb, const ChunkRows &c,
+                              double (&yb)[2]) {
+  const double *dl = q.dl, *d = q.d, *du = q.du, *b = q.b;
+  double cd = d[r0], cdu = m > 1 ? du[r0] : 0.0, cy = b[r0], cya = ca, cyb = m == 1 ? cb : 0.0;
+  yb[0] = 0.0;
+  for (int64_t i0 = 0; i0 + 1 < m; i0 += kPivotBatch) {
+    double nl[kPivotBatch], nd[kPivotBatch], ndu[kPivotBatch], nb[kPivotBatch];  // rows r + 1
+#pragma unroll
+    for (int k = 0; k < kPivotBatch; ++k) {
+      const int64_t i = i0 + k, r = r0 + i;
+      const bool in = i + 1 < m;
+      nl[k] = in ? dl[r] : 0.0;
+      nd[k] = in ? d[r + 1] : 0.0;
+      ndu[k] = in && i + 2 < m ? du[r + 1] : 0.0;
+      nb[k] = in ? b[r + 1] : 0.0;
+    }
+#pragma unroll
+    for (int k = 0; k < kPivotBatch; ++k) {
+      const int64_t i = i0 + k, at = c.at(i);
+      if (i + 1 >= m) break;
+      const double nyb = i + 2 == m ? cb : 0.0;
+      // DGTSV's choice of pivot row, made without a branch (the warp's threads choose apart) and
+      // with one division: the pivot's reciprocal, which U keeps.
+      const bool swap = !(fabs(cd) >= fabs(nl[k]));  // rows i and i + 1 interchanged
+      const double pivot = swap ? nl[k] : cd;
+      if (pivot == 0.0) return false;
+      const double inv = 1.0 / pivot, f = (swap ? cd : nl[k]) * inv;
+      c.u0[at] = inv;
+      c.u1[at] = swap ? nd[k] : cdu;
+      c.u2[at] = swap ? ndu[k] : 0.0;
+      c.yb[at] = swap ? nb[k] : cy;
+      c.ya[at] = swap ? 0.0 : cya;
+      if (i + 2 == m) yb[0] = swap ? nyb : cyb;
+      cd = swap ? cdu - f * nd[k] : nd[k] - f * cdu;
+      cdu = swap ? -f * ndu[k] : ndu[k];
+      cy = swap ? cy - f * nb[k] : nb[k] - f * cy;
+      cya = swap ? cya : -f * cya;
+      cyb = swap ? cyb - f * nyb : nyb - f * cyb;
+    }
+  }
+  if (cd == 0.0) return false;
+  const int64_t at = c.at(m - 1);
+  c.u0[at] = 1.0 / cd, c.u1[at] = 0.0, c.u2[at] = 0.0, c.yb[at] = cy, c.ya[at] = cya, yb[1] = cyb;
+  return true;
+}
+
+// Back substitution up the chunk's U (m rows) for kRhs right-hand sides at once, a batch of rows
+// loaded ahead: rhs(i, at, j) is side j's value at row i, out(i, z) gets the solution's values.
+template <int kRhs, typename Rhs, typename Out>
+__device__ void chunk_backward(const ChunkRows &c, int64_t m, Rhs rhs, Out out) {
+  constexpr int kBatch = kRhs == 1 ? kPivotBatch : kPivotBatch / 2;  // (registers: no spills at 128)
+  double z1[kRhs] = {}, z2[kRhs] = {};  // z(i + 1), z(i + 2)
+  for (int64_t top = m - 1; top >= 0; top -= kBatch) {
+    double u0[kBatch], u1[kBatch], u2[kBatch], y[kBatch][kRhs];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int64_t i = top - k, at = c.at(i);
+      const bool in = i >= 0;
+      u0[k] = in ? c.u0[at] : 0.0;
+      u1[k] = in ? c.u1[at] : 0.0;
+      u2[k] = in ? c.u2[at] : 0.0;
+#pragma unroll
+      for (int j = 0; j < kRhs; ++j) y[k][j] = in ? rhs(i, at, j) : 0.0;
+    }
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int64_t i = top - k;
+      if (i < 0) break;
+      double z[kRhs];
+#pragma unroll
+      for (int j = 0; j < kRhs; ++j) {
+        z[j] = (y[k][j] - u1[k] * z1[j] - u2[k] * z2[j]) * u0[k];
+        z2[j] = z1[j], z1[j] = z[j];
+      }
+      out(i, z);
+    }
+  }
+}
+
+// The larger of a and b, a NaN in either winning (fmax would drop it).
+__device__ __forceinline__ double nan_max(double a, double b) { return a != a ? a : b != b ? b : fmax(a, b); }
+
+// An exclusive prefix sum over the block (blockDim.x a multiple of 32); *total: the whole sum.
+__device__ int block_exclusive_scan(int v, int *warp_sums, int *total) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) {
+    const int y = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o) incl += y;
+  }
+  if (lane == 31) warp_sums[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    const int w = lane < warps ? warp_sums[lane] : 0;
+    int wi = w;
+    for (int o = 1; o < 32; o <<= 1) {
+      const int y = __shfl_up_sync(0xffffffffu, wi, o);
+      if (lane >= o) wi += y;
+    }
+    if (lane < warps) warp_sums[lane] = wi - w;
+    if (lane == 31) *total = wi;
+  }
+  __syncthreads();
+  return warp_sums[warp] + incl - v;
+}
+
+// The column solved by the whole block (see above), x over q.x; scratch: pivot_block_scratch(n)
+// doubles; sm: pivot_block_smem(blockDim.x) bytes of shared memory. True if x passed the check.
+__device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, double *sm) {
+  __shared__ int nsep, warp_sums[32];
+  __shared__ double sums[3][32];
+  const int64_t n = q.n;
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const int64_t L = max(int64_t(4), (n + blockDim.x - 1) / blockDim.x);
+  const int P = static_cast<int>((n + L - 1) / L);  // chunks (the last may be short)
+  const int64_t area = L * P;
+  const ChunkRows c{scratch, scratch + area, scratch + 2 * area, scratch + 3 * area, scratch + 4 * area, P, t};
+
+  // 1. Each interior eliminated; its g, alpha and beta at its first and last rows.
+  const bool mine = t < P;
+  const int64_t start = int64_t(t) * L, end = mine ? min(n, start + L) : start;
+  int64_t m = t == P - 1 ? end - start : end - start - 1;
+  const double ca = mine && t > 0 ? q.dl[start - 1] : 0.0;
+  double yb[2] = {0.0, 0.0};
+  double *ends = sm + 6 * t;  // gF, gL, aF, aL, bF, bL
+  bool ok = true;
+  if (mine) {
+    ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
+    if (!ok && m > 1) {
+      --m;
+      ok = chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
+    }
+    // One sweep up U for the three: g (from b), alpha and beta (zero above the last two rows).
+    if (ok)
+      chunk_backward<3>(
+          c, m,
+          [&](int64_t i, int64_t at, int j) {
+            return j == 0 ? c.yb[at] : j == 1 ? c.ya[at] : i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+          },
+          [&](int64_t i, const double (&z)[3]) {
+            if (i == m - 1) ends[1] = z[0], ends[3] = z[1], ends[5] = z[2];
+            if (i == 0) ends[0] = z[0], ends[2] = z[1], ends[4] = z[2];
+          });
+  }
+  if (__syncthreads_or(!ok)) return false;
+
+  // 2. The separators' rows with the interiors substituted: row k of the reduced system.
+  const int ns = mine ? static_cast<int>(end - start - m) : 0;
+  const int k0 = block_exclusive_scan(ns, warp_sums, &nsep);
+  double rsub[2] = {0, 0}, rdiag[2] = {0, 0}, rsup[2] = {0, 0}, rrhs[2] = {0, 0};
+  for (int j = 0; j < ns; ++j) {
+    const int64_t s = start + m + j;
+    double sub = 0.0, diag = q.d[s], sup = 0.0, rhs = q.b[s];
+    if (j > 0) {  // the row before is a separator too
+      sub = q.dl[s - 1];
+    } else {  // the row before is this interior's last: g - alpha x_before - beta x_s
+      const double a = q.dl[s - 1];
+      rhs -= a * ends[1], sub -= a * ends[3], diag -= a * ends[5];
+    }
+    if (j + 1 < ns) {
+      sup = q.du[s];
+    } else if (s + 1 < n) {  // the next chunk's first interior row: its g - alpha x_s - beta x_after
+      const double cs = q.du[s], *next = ends + 6;
+      rhs -= cs * next[0], diag -= cs * next[2], sup -= cs * next[4];
+    }
+    rsub[j] = sub, rdiag[j] = diag, rsup[j] = sup, rrhs[j] = rhs;
+  }
+  __syncthreads();  // every chunk's ends read: the area takes the reduced system
+  const int R = nsep;
+  double *rdl = sm, *rd = sm + 2 * blockDim.x, *rdu = sm + 4 * blockDim.x, *rx = sm + 6 * blockDim.x;
+  for (int j = 0; j < ns; ++j) {
+    const int k = k0 + j;
+    if (k > 0) rdl[k - 1] = rsub[j];
+    rd[k] = rdiag[j], rdu[k] = rsup[j], rx[k] = rrhs[j];
+  }
+  __syncthreads();
+  const bool singular =
+      t == 0 && R > 0 &&
+      dgtsv_steps(
+          R, [=](int64_t i) -> double & { return rdl[i]; }, [=](int64_t i) -> double & { return rd[i]; },
+          [=](int64_t i) -> double & { return rdu[i]; }, [=](int64_t i) -> double & { return rx[i]; }) != 0;
+  if (__syncthreads_or(singular)) return false;
+
+  // 3. Each interior from the separators around it; the separators' values.
+  if (mine) {
+    const double before = t > 0 ? rx[k0 - 1] : 0.0, after = ns > 0 ? rx[k0] : 0.0;
+    double *x = q.x + start;
+    chunk_backward<1>(
+        c, m,
+        [&](int64_t i, int64_t at, int) {
+          const double beta = i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+          return c.yb[at] - before * c.ya[at] - after * beta;
+        },
+        [&](int64_t i, const double (&z)[1]) { x[i] = z[0]; });
+    for (int j = 0; j < ns; ++j) x[m + j] = rx[k0 + j];
+  }
+  __syncthreads();
+
+  // 4. DGTT02's sums over every row, as the check of the elimination without pivoting.
+  double rsum = 0.0, xsum = 0.0, amax = 0.0;
+  const double *x = q.x;
+#pragma unroll 4
+  for (int64_t r = start; r < end; ++r) {
+    double ax = q.d[r] * x[r], col = fabs(q.d[r]);
+    if (r > 0) ax += q.dl[r - 1] * x[r - 1], col += fabs(q.du[r - 1]);
+    if (r + 1 < n) ax += q.du[r] * x[r + 1], col += fabs(q.dl[r]);
+    rsum += fabs(q.b[r] - ax);
+    xsum += fabs(x[r]);
+    amax = nan_max(amax, col);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    rsum += __shfl_down_sync(0xffffffffu, rsum, o);
+    xsum += __shfl_down_sync(0xffffffffu, xsum, o);
+    amax = nan_max(amax, __shfl_down_sync(0xffffffffu, amax, o));
+  }
+  if (lane == 0) sums[0][warp] = rsum, sums[1][warp] = xsum, sums[2][warp] = amax;
+  __syncthreads();
+  bool rejected = false;
+  if (t == 0) {
+    for (int w = 1; w < static_cast<int>(blockDim.x / 32); ++w)
+      rsum += sums[0][w], xsum += sums[1][w], amax = nan_max(amax, sums[2][w]);
+    rejected = !accepted(rsum, xsum, amax);
+  }
+  return !__syncthreads_or(rejected);
+}
+
 // The fused solve's last step: judge's verdict for the column (gtsv_enqueue), or the
 // device-pointer call's verdict, re-solve (from `again`, in `scratch`) and INFO (gtsv_in_place).
 struct Verdict {
@@ -507,18 +777,38 @@ struct Verdict {
   double *scratch = nullptr;
 };
 
-__device__ int resolve_column(const GtsvColumns &p, int64_t c, double *slot);  // (below)
-
-// The last step for one column, by one thread once its Check copies are complete.
-__device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies) {
-  const bool ok = column_accepted(chk, copies, 0);
-  if (out.info)
-    *out.info = ok ? 0 : resolve_column(out.again, 0, out.scratch);
-  else if (!ok)
-    out.list[out.verdict->count++] = 0;
+// The last step for one column, by a whole block once its Check copies are complete: the failed
+// column listed for the host (gtsv_enqueue), or the device-pointer call's verdict, re-solve and
+// INFO: the block's pivoting solve (pivot_block; sm: pivot_block_smem(blockDim.x) bytes of
+// shared memory), and where that fails DGTSV's algorithm by one thread on a copy the block makes.
+__device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies, double *sm) {
+  if (!out.info) {
+    if (threadIdx.x == 0 && !column_accepted(chk, copies, 0)) out.list[out.verdict->count++] = 0;
+    return;
+  }
+  if (__syncthreads_or(threadIdx.x == 0 && column_accepted(chk, copies, 0))) {
+    if (threadIdx.x == 0) *out.info = 0;
+    return;
+  }
+  const GtsvColumns &q = out.again;
+  if (pivot_block(q, out.scratch, sm)) {
+    if (threadIdx.x == 0) *out.info = 0;
+    return;
+  }
+  const int64_t n = q.n;
+  double *dl = out.scratch, *d = dl + n, *du = d + n;
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    d[i] = q.d[i];
+    q.x[i] = q.b[i];
+    if (i + 1 < n) dl[i] = q.dl[i], du[i] = q.du[i];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *out.info = dgtsv_one(n, dl, d, du, q.x);
 }
 
-__global__ void __launch_bounds__(kBigT *kBigG)
+// (At least 4 blocks an SM: 128 registers a thread, as before pivot_block joined it; that rarely
+// taken call spills a little instead.)
+__global__ void __launch_bounds__(kBigT *kBigG, 4)
     fused_column(GtsvColumns p, int64_t tiles, GtsvColumns red, Check *chk, int64_t copies, Verdict out) {
   extern __shared__ __align__(16) unsigned char smem[];
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
@@ -538,8 +828,10 @@ __global__ void __launch_bounds__(kBigT *kBigG)
   grid.sync();
   if (item < tiles) pass_tile<kBigT, kBigM, true>(sh, p, tiles, red, chk, copies, t, item);
   grid.sync();
-  if (blockIdx.x == 0 && threadIdx.x == 0) give_verdict(out, chk, copies);
+  if (blockIdx.x == 0) give_verdict(out, chk, copies, reinterpret_cast<double *>(smem));
 }
+static_assert(sizeof(Shared<kBigT * kBigG, kBigM>) >= pivot_block_smem(kBigT * kBigG),
+              "block 0 of fused_column holds pivot_block's shared arrays");
 
 size_t fused_smem() {
   return std::max(sizeof(Shared<kBigT, kBigM>) * kBigG, sizeof(Shared<kBigT * kBigG, kBigM>));
@@ -812,9 +1104,10 @@ __global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t 
   }
 }
 
-// fused_column's last step on its own (a column fused_column did not take). One thread.
-__global__ void judge_resolve_one(Verdict out, int64_t copies, Check *chk) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) give_verdict(out, chk, copies);
+// fused_column's last step on its own (a column fused_column did not take). One block.
+__global__ void __launch_bounds__(kPivotThreads) judge_resolve_one(Verdict out, int64_t copies, Check *chk) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  give_verdict(out, chk, copies, sm);
 }
 
 }  // namespace
@@ -901,7 +1194,9 @@ InPlaceLayout in_place_layout(int64_t n, int64_t ncol, int64_t ms) {
   l.slots = resolve_slots(n, ncol);
   l.work = plan.add(gtsv_workspace_bytes(n, ncol, ms == 0));
   l.keep = plan.add_array<double>(n * ncol);
-  l.scratch = plan.add(gtsv_resolve_scratch_bytes(n, l.slots));
+  // (a lone column: pivot_block's eliminated rows, pivot_block_scratch(n) doubles)
+  l.scratch = plan.add(std::max(gtsv_resolve_scratch_bytes(n, l.slots),
+                                ncol == 1 ? size_t(pivot_block_scratch(n)) * sizeof(double) : 0));
   l.bytes = plan.bytes();
   return l;
 }
@@ -940,7 +1235,7 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   if (!s || judged) return s;
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
-    judge_resolve_one<<<1, 32, 0, st>>>(out, slots_of(p.n, p.ncol), chk);
+    judge_resolve_one<<<1, kPivotThreads, 0, st>>>(out, slots_of(p.n, p.ncol), chk);
     return check_launch("gtsv judge_resolve_one");
   }
   Judged *verdict = verdict_of(p, w + l.work);

@@ -1052,6 +1052,42 @@ TEST_F(WithDevice, GtsvOverTheZoo) {
       }
 }
 
+// Lone systems past one tile that need pivoting: a zero diagonal (off-diagonals in [0.5, 1.5)),
+// nonsingular at even N and singular at odd N, and a random matrix with every seventh diagonal
+// entry zero. The elimination without pivoting fails them, so the block's pivoting solve takes
+// them (one block of fused_column up to 131072 rows, judge_resolve_one's past it): chunks whose
+// interior is singular drop a row (N = 5000 drops it in every chunk, N = 150002 in the last),
+// and a singular matrix falls through to DGTSV's algorithm: INFO and B DGTSV's, bit for bit.
+TEST_F(WithDevice, GtsvPivotingLone) {
+  void *st = test_stream();
+  for (int n : {5000, 5001, 70000, 150000, 150001, 150002})
+    for (bool zero_diagonal : {true, false}) {
+      if (!zero_diagonal && n % 2 == 1) continue;
+      const std::string what = std::string(zero_diagonal ? "zero diagonal" : "sparse zeros") + " n=" +
+                               std::to_string(n);
+      zoo::Tridiagonal t = zoo::tridiagonal("nondominant", n, n);
+      if (zero_diagonal) {
+        t.d.assign(n, 0.0);
+        t.dl = zoo::uniform(n - 1, 0.5, 1.5, 3);
+        t.du = zoo::uniform(n - 1, 0.5, 1.5, 4);
+      } else {
+        for (int i = 0; i < n; i += 7) t.d[i] = 0.0;
+      }
+      const Vec b0 = zoo::uniform(n, -1, 1, 5);
+      Vec ref = b0;
+      const int rinfo = dgtsv_reference(t, 1, ref, n);
+      EXPECT_EQ(rinfo > 0, zero_diagonal && n % 2 == 1) << what;
+      Mem<double> dl(t.dl), d(t.d), du(t.du), b(b0);
+      Mem<int> info(std::vector<int>{99});
+      ASSERT_EQ(gpu_gtsv_dev(n, 1, dl.get(), d.get(), du.get(), b.get(), n, info.get(), st), 0) << what;
+      EXPECT_EQ(info.host()[0], rinfo) << what;
+      const Vec x = b.host();
+      EXPECT_EQ(d.host(), t.d) << what;
+      if (rinfo == 0) expect_gtsv_solution(t, 1, b0, x, n, ref, what);
+      if (rinfo > 0) EXPECT_EQ(x, ref) << what << ": B is not DGTSV's";
+    }
+}
+
 // A batch mixing regular, pivoting and singular systems at STRIDE > N: INFO = k*N + i for the
 // first singular system k (DGTSV's i), every regular system solved.
 TEST_F(WithDevice, GtsvBatchMixed) {
