@@ -767,6 +767,176 @@ __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, 
   return !__syncthreads_or(rejected);
 }
 
+// ---- the same across a cooperative grid ---------------------------------------------------------
+// One block of a few hundred threads leaves most of the GPU idle and waits on memory at every
+// row: 11.8 ms at N = 2^20 (H200). A cooperative grid takes the chunks instead (every thread a
+// chunk of L rows), and block 0 solves the separators' system with pivot_block: L about
+// sqrt(2 N / B) (B: block 0's threads) makes a chunk's sweeps and block 0's share of that system
+// about equally long. The verdict must be the same in every block; the phases are separated by
+// grid barriers, and every block passes every barrier (no block leaves before the last).
+
+// Rows of a level-1 chunk for N rows (B threads a block, T in the grid).
+__host__ __device__ inline int64_t grid_chunk_rows(int64_t n, int64_t B, int64_t T) {
+  int64_t L = 16;
+  while (L * L < 2 * n / B) L *= 2;
+  return max(L, (n + T - 1) / T);
+}
+
+// Doubles of scratch pivot_grid needs for N rows (L >= 16: P <= N / 16 + 1 chunks): a few flags,
+// the blocks' counts and sums, the chunks' ends (6 P), the separators' system (5 x 2P),
+// pivot_block's scratch for it (12 P + 64) and the chunks' rows (5 L P < 5 (N + L)).
+__host__ __device__ constexpr int64_t pivot_grid_scratch(int64_t n) { return 8 * n + 8192; }
+
+// The column solved by the whole grid, x over q.x; true in block 0 if x passed the check (other
+// blocks' value means nothing). sm: pivot_block_smem(blockDim.x) bytes of shared memory.
+__device__ __noinline__ bool pivot_grid(const GtsvColumns &q, double *scratch, double *sm) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ int warp_sums[32], block_total;
+  __shared__ int64_t block_offset;
+  __shared__ double sums[3][32];
+  const int64_t n = q.n, B = blockDim.x, G = gridDim.x, T = B * G;
+  const int64_t g = int64_t(blockIdx.x) * B + threadIdx.x;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int64_t L = grid_chunk_rows(n, B, T), P = (n + L - 1) / L;
+  // scratch: flags (failed, level 2's verdict), per block: separators, sums; ends; the separators'
+  // system; pivot_block's scratch; the chunks' rows.
+  int *failed = reinterpret_cast<int *>(scratch), *level2 = failed + 1;
+  int *counts = reinterpret_cast<int *>(scratch + 1);
+  double *partial = scratch + 1 + (G + 1) / 2 + 1;
+  double *ends_all = partial + 3 * G;
+  double *rdl = ends_all + 6 * P, *rd = rdl + 2 * P, *rdu = rd + 2 * P, *rb = rdu + 2 * P, *rx = rb + 2 * P;
+  double *scratch2 = rx + 2 * P;
+  double *rows = scratch2 + pivot_block_scratch(2 * P);
+  const int64_t area = L * P;
+  const ChunkRows c{rows, rows + area, rows + 2 * area, rows + 3 * area, rows + 4 * area, P, static_cast<int>(g)};
+  if (g == 0) *failed = 0, *level2 = 0;
+  grid.sync();
+
+  // 1. Each interior eliminated; its g, alpha and beta at its first and last rows (ends_all).
+  const bool mine = g < P;
+  const int64_t start = g * L, end = mine ? min(n, start + L) : start;
+  int64_t m = g == P - 1 ? end - start : end - start - 1;
+  const double ca = mine && g > 0 ? q.dl[start - 1] : 0.0;
+  double yb[2] = {0.0, 0.0};
+  double *ends = ends_all + 6 * g;
+  if (mine) {
+    bool ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
+    if (!ok && m > 1) {
+      --m;
+      ok = chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
+    }
+    if (ok)
+      chunk_backward<3>(
+          c, m,
+          [&](int64_t i, int64_t at, int j) {
+            return j == 0 ? c.yb[at] : j == 1 ? c.ya[at] : i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+          },
+          [&](int64_t i, const double (&z)[3]) {
+            if (i == m - 1) ends[1] = z[0], ends[3] = z[1], ends[5] = z[2];
+            if (i == 0) ends[0] = z[0], ends[2] = z[1], ends[4] = z[2];
+          });
+    else
+      atomicOr(failed, 1);
+  }
+  const int ns = mine ? static_cast<int>(end - start - m) : 0;
+  const int k_in_block = block_exclusive_scan(ns, warp_sums, &block_total);
+  if (threadIdx.x == 0) counts[blockIdx.x] = block_total;
+  grid.sync();
+  if (*reinterpret_cast<volatile int *>(failed)) return false;
+
+  // 2. The separators' rows with the interiors substituted (as pivot_block's step 2).
+  if (threadIdx.x == 0) {
+    int64_t off = 0;
+    for (int b = 0; b < static_cast<int>(blockIdx.x); ++b) off += counts[b];
+    block_offset = off;
+  }
+  __syncthreads();
+  const int64_t k0 = block_offset + k_in_block;
+  for (int j = 0; j < ns; ++j) {
+    const int64_t s = start + m + j, k = k0 + j;
+    double sub = 0.0, diag = q.d[s], sup = 0.0, rhs = q.b[s];
+    if (j > 0) {
+      sub = q.dl[s - 1];
+    } else {
+      const double a = q.dl[s - 1];
+      rhs -= a * ends[1], sub -= a * ends[3], diag -= a * ends[5];
+    }
+    if (j + 1 < ns) {
+      sup = q.du[s];
+    } else if (s + 1 < n) {
+      const double cs = q.du[s], *next = ends + 6;
+      rhs -= cs * next[0], diag -= cs * next[2], sup -= cs * next[4];
+    }
+    if (k > 0) rdl[k - 1] = sub;
+    rd[k] = diag, rdu[k] = sup, rb[k] = rhs;
+  }
+  grid.sync();
+
+  // 3. The separators' system, by block 0.
+  if (blockIdx.x == 0) {
+    int64_t R = 0;
+    for (int b = 0; b < static_cast<int>(G); ++b) R += counts[b];
+    bool ok = true;
+    if (R > 0) {
+      GtsvColumns r;
+      r.n = R, r.ncol = 1, r.dl = rdl, r.d = rd, r.du = rdu, r.b = rb, r.bs = R, r.x = rx, r.xs = R;
+      ok = pivot_block(r, scratch2, sm);
+    }
+    if (threadIdx.x == 0 && !ok) *level2 = 1;
+  }
+  grid.sync();
+  if (*reinterpret_cast<volatile int *>(level2)) return false;
+
+  // 4. Each interior from the separators around it; the separators' values.
+  if (mine) {
+    const double before = g > 0 ? rx[k0 - 1] : 0.0, after = ns > 0 ? rx[k0] : 0.0;
+    double *x = q.x + start;
+    chunk_backward<1>(
+        c, m,
+        [&](int64_t i, int64_t at, int) {
+          const double beta = i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+          return c.yb[at] - before * c.ya[at] - after * beta;
+        },
+        [&](int64_t i, const double (&z)[1]) { x[i] = z[0]; });
+    for (int j = 0; j < ns; ++j) x[m + j] = rx[k0 + j];
+  }
+  grid.sync();
+
+  // 5. DGTT02's sums, per block, then over the blocks by block 0.
+  double rsum = 0.0, xsum = 0.0, amax = 0.0;
+  const double *x = q.x;
+#pragma unroll 4
+  for (int64_t r = start; r < end; ++r) {
+    double ax = q.d[r] * x[r], col = fabs(q.d[r]);
+    if (r > 0) ax += q.dl[r - 1] * x[r - 1], col += fabs(q.du[r - 1]);
+    if (r + 1 < n) ax += q.du[r] * x[r + 1], col += fabs(q.dl[r]);
+    rsum += fabs(q.b[r] - ax);
+    xsum += fabs(x[r]);
+    amax = nan_max(amax, col);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    rsum += __shfl_down_sync(0xffffffffu, rsum, o);
+    xsum += __shfl_down_sync(0xffffffffu, xsum, o);
+    amax = nan_max(amax, __shfl_down_sync(0xffffffffu, amax, o));
+  }
+  if (lane == 0) sums[0][warp] = rsum, sums[1][warp] = xsum, sums[2][warp] = amax;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < static_cast<int>(B / 32); ++w)
+      rsum += sums[0][w], xsum += sums[1][w], amax = nan_max(amax, sums[2][w]);
+    partial[3 * blockIdx.x] = rsum, partial[3 * blockIdx.x + 1] = xsum, partial[3 * blockIdx.x + 2] = amax;
+  }
+  grid.sync();
+  bool rejected = false;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    rsum = 0.0, xsum = 0.0, amax = 0.0;
+    for (int b = 0; b < static_cast<int>(G); ++b)
+      rsum += partial[3 * b], xsum += partial[3 * b + 1], amax = nan_max(amax, partial[3 * b + 2]);
+    rejected = !accepted(rsum, xsum, amax);
+  }
+  return !__syncthreads_or(rejected);
+}
+
 // The fused solve's last step: judge's verdict for the column (gtsv_enqueue), or the
 // device-pointer call's verdict, re-solve (from `again`, in `scratch`) and INFO (gtsv_in_place).
 struct Verdict {
@@ -777,24 +947,10 @@ struct Verdict {
   double *scratch = nullptr;
 };
 
-// The last step for one column, by a whole block once its Check copies are complete: the failed
-// column listed for the host (gtsv_enqueue), or the device-pointer call's verdict, re-solve and
-// INFO: the block's pivoting solve (pivot_block; sm: pivot_block_smem(blockDim.x) bytes of
-// shared memory), and where that fails DGTSV's algorithm by one thread on a copy the block makes.
-__device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies, double *sm) {
-  if (!out.info) {
-    if (threadIdx.x == 0 && !column_accepted(chk, copies, 0)) out.list[out.verdict->count++] = 0;
-    return;
-  }
-  if (__syncthreads_or(threadIdx.x == 0 && column_accepted(chk, copies, 0))) {
-    if (threadIdx.x == 0) *out.info = 0;
-    return;
-  }
+// Where the pivoting solve failed: DGTSV's algorithm by one thread on a copy the block makes of
+// the column (its matrix into scratch, B from the saved copy), INFO DGTSV's.
+__device__ void dgtsv_fallback(const Verdict &out) {
   const GtsvColumns &q = out.again;
-  if (pivot_block(q, out.scratch, sm)) {
-    if (threadIdx.x == 0) *out.info = 0;
-    return;
-  }
   const int64_t n = q.n;
   double *dl = out.scratch, *d = dl + n, *du = d + n;
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
@@ -804,6 +960,61 @@ __device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies, dou
   }
   __syncthreads();
   if (threadIdx.x == 0) *out.info = dgtsv_one(n, dl, d, du, q.x);
+}
+
+// Whether column 0's result is accepted, its Check copies summed by the whole block in a fixed
+// order (each thread a stride of them, then the warps in turn), so that every block of a grid
+// takes the same verdict for itself, without writing them and without a grid barrier.
+__device__ bool column_ok_block(const Check *chk, int64_t copies) {
+  __shared__ double part[2][32];
+  __shared__ unsigned long long part_anorm[32];
+  double rsum = 0.0, xsum = 0.0;
+  unsigned long long anorm = 0;
+  for (int64_t k = threadIdx.x; k < copies; k += blockDim.x)
+    rsum += chk[k].rsum, xsum += chk[k].xsum, anorm = max(anorm, chk[k].anorm_bits);
+  for (int o = 16; o > 0; o >>= 1) {
+    rsum += __shfl_down_sync(0xffffffffu, rsum, o);
+    xsum += __shfl_down_sync(0xffffffffu, xsum, o);
+    anorm = max(anorm, __shfl_down_sync(0xffffffffu, anorm, o));
+  }
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) part[0][warp] = rsum, part[1][warp] = xsum, part_anorm[warp] = anorm;
+  __syncthreads();
+  bool rejected = false;
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < static_cast<int>(blockDim.x / 32); ++w)
+      rsum += part[0][w], xsum += part[1][w], anorm = max(anorm, part_anorm[w]);
+    rejected = !accepted(rsum, xsum, __longlong_as_double(static_cast<long long>(anorm)));
+  }
+  return !__syncthreads_or(rejected);
+}
+
+// The last step for one column, by a whole block once its Check copies are complete: the failed
+// column listed for the host (gtsv_enqueue), or the device-pointer call's verdict, re-solve and
+// INFO: the block's pivoting solve (pivot_block; sm: pivot_block_smem(blockDim.x) bytes of
+// shared memory), and where that fails DGTSV's algorithm by one thread.
+__device__ void give_verdict(const Verdict &out, Check *chk, int64_t copies, double *sm) {
+  if (!out.info) {
+    if (threadIdx.x == 0 && !column_accepted(chk, copies, 0)) out.list[out.verdict->count++] = 0;
+    return;
+  }
+  if (column_ok_block(chk, copies) || pivot_block(out.again, out.scratch, sm)) {
+    if (threadIdx.x == 0) *out.info = 0;
+    return;
+  }
+  dgtsv_fallback(out);
+}
+
+// The same by every block of a cooperative grid, each taking the verdict for itself: the grid's
+// pivoting solve (pivot_grid), then DGTSV's algorithm by block 0.
+__device__ void give_verdict_grid(const Verdict &out, Check *chk, int64_t copies, double *sm) {
+  const bool solved = column_ok_block(chk, copies) || pivot_grid(out.again, out.scratch, sm);
+  if (blockIdx.x != 0) return;
+  if (solved) {
+    if (threadIdx.x == 0) *out.info = 0;
+    return;
+  }
+  dgtsv_fallback(out);
 }
 
 // (At least 4 blocks an SM: 128 registers a thread, as before pivot_block joined it; that rarely
@@ -828,7 +1039,10 @@ __global__ void __launch_bounds__(kBigT *kBigG, 4)
   grid.sync();
   if (item < tiles) pass_tile<kBigT, kBigM, true>(sh, p, tiles, red, chk, copies, t, item);
   grid.sync();
-  if (blockIdx.x == 0) give_verdict(out, chk, copies, reinterpret_cast<double *>(smem));
+  if (out.info)
+    give_verdict_grid(out, chk, copies, reinterpret_cast<double *>(smem));
+  else if (blockIdx.x == 0)
+    give_verdict(out, chk, copies, reinterpret_cast<double *>(smem));
 }
 static_assert(sizeof(Shared<kBigT * kBigG, kBigM>) >= pivot_block_smem(kBigT * kBigG),
               "block 0 of fused_column holds pivot_block's shared arrays");
@@ -1104,10 +1318,35 @@ __global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t 
   }
 }
 
-// fused_column's last step on its own (a column fused_column did not take). One block.
+// fused_column's last step on its own (a column fused_column did not take). One block, where a
+// cooperative launch is not to be had.
 __global__ void __launch_bounds__(kPivotThreads) judge_resolve_one(Verdict out, int64_t copies, Check *chk) {
   __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
   give_verdict(out, chk, copies, sm);
+}
+
+// The same by a cooperative grid.
+__global__ void __launch_bounds__(kPivotThreads) judge_resolve_grid(Verdict out, int64_t copies, Check *chk) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  give_verdict_grid(out, chk, copies, sm);
+}
+
+// Blocks of judge_resolve_grid for a column of n rows: as many as its chunks need, at most what
+// can be resident at once (0: no cooperative launch), measured once.
+int64_t judge_grid_blocks(int64_t n) {
+  static const int64_t capacity = [] {
+    int dev = 0, coop = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, judge_resolve_grid, kPivotThreads, 0) != cudaSuccess) {
+      cudaGetLastError();
+      return int64_t(0);
+    }
+    return coop ? int64_t(sms) * per_sm : int64_t(0);
+  }();
+  const int64_t L = grid_chunk_rows(n, kPivotThreads, INT64_MAX / 2), P = (n + L - 1) / L;
+  return capacity == 0 ? 0 : std::min(capacity, (P + kPivotThreads - 1) / kPivotThreads);
 }
 
 }  // namespace
@@ -1194,9 +1433,9 @@ InPlaceLayout in_place_layout(int64_t n, int64_t ncol, int64_t ms) {
   l.slots = resolve_slots(n, ncol);
   l.work = plan.add(gtsv_workspace_bytes(n, ncol, ms == 0));
   l.keep = plan.add_array<double>(n * ncol);
-  // (a lone column: pivot_block's eliminated rows, pivot_block_scratch(n) doubles)
+  // (a lone column: pivot_grid's scratch, or pivot_block's, which is less)
   l.scratch = plan.add(std::max(gtsv_resolve_scratch_bytes(n, l.slots),
-                                ncol == 1 ? size_t(pivot_block_scratch(n)) * sizeof(double) : 0));
+                                ncol == 1 ? size_t(pivot_grid_scratch(n)) * sizeof(double) : 0));
   l.bytes = plan.bytes();
   return l;
 }
@@ -1235,7 +1474,15 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   if (!s || judged) return s;
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
-    judge_resolve_one<<<1, kPivotThreads, 0, st>>>(out, slots_of(p.n, p.ncol), chk);
+    int64_t copies = slots_of(p.n, p.ncol);
+    if (const int64_t blocks = judge_grid_blocks(p.n); blocks > 0) {
+      void *params[] = {&out, &copies, &chk};
+      return check_launch(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(judge_resolve_grid),
+                                                      dim3(static_cast<unsigned>(blocks)), dim3(kPivotThreads), params,
+                                                      0, st),
+                          "gtsv judge_resolve_grid");
+    }
+    judge_resolve_one<<<1, kPivotThreads, 0, st>>>(out, copies, chk);
     return check_launch("gtsv judge_resolve_one");
   }
   Judged *verdict = verdict_of(p, w + l.work);
