@@ -647,53 +647,51 @@ __device__ int block_exclusive_scan(int v, int *warp_sums, int *total) {
   return warp_sums[warp] + incl - v;
 }
 
-// The column solved by the whole block (see above), x over q.x; scratch: pivot_block_scratch(n)
-// doubles; sm: pivot_block_smem(blockDim.x) bytes of shared memory. True if x passed the check.
-__device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, double *sm) {
-  __shared__ int nsep, warp_sums[32];
-  __shared__ double sums[3][32];
-  const int64_t n = q.n;
-  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
-  const int64_t L = max(int64_t(4), (n + blockDim.x - 1) / blockDim.x);
-  const int P = static_cast<int>((n + L - 1) / L);  // chunks (the last may be short)
-  const int64_t area = L * P;
-  const ChunkRows c{scratch, scratch + area, scratch + 2 * area, scratch + 3 * area, scratch + 4 * area, P, t};
-
-  // 1. Each interior eliminated; its g, alpha and beta at its first and last rows.
-  const bool mine = t < P;
-  const int64_t start = int64_t(t) * L, end = mine ? min(n, start + L) : start;
-  int64_t m = t == P - 1 ? end - start : end - start - 1;
-  const double ca = mine && t > 0 ? q.dl[start - 1] : 0.0;
+// One thread's chunk of a pivoting solve (pivot_block, pivot_grid): chunk `id` of P, rows
+// [start, end), its interior [start, start + m) and ns separators after it; the beta-side's last
+// two rows (yb) and the interior's ends (g, alpha, beta at its first and last rows: gF, gL, aF,
+// aL, bF, bL; the next chunk's follow them).
+struct PivotChunk {
+  int64_t id, start, end, m;
+  int ns = 0;
   double yb[2] = {0.0, 0.0};
-  double *ends = sm + 6 * t;  // gF, gL, aF, aL, bF, bL
-  bool ok = true;
-  if (mine) {
-    ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
+  double *ends;
+  __device__ PivotChunk(int64_t id_, int64_t L, int64_t P, int64_t n, double *ends_all)
+      : id(id_), start(id_ * L), end(id_ < P ? min(n, id_ * L + L) : id_ * L),
+        m(id_ == P - 1 ? end - start : end - start - 1), ends(ends_all + 6 * id_) {}
+  __device__ bool mine() const { return end > start; }
+
+  // 1. The interior eliminated (a row given up to the separators where its last pivot is zero)
+  // and swept up for its ends. False at a zero pivot left.
+  __device__ bool eliminate(const GtsvColumns &q, const ChunkRows &c) {
+    const int64_t n = q.n;
+    const double ca = id > 0 ? q.dl[start - 1] : 0.0;
+    bool ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
     if (!ok && m > 1) {
       --m;
       ok = chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
     }
+    ns = static_cast<int>(end - start - m);
+    if (!ok) return false;
     // One sweep up U for the three: g (from b), alpha and beta (zero above the last two rows).
-    if (ok)
-      chunk_backward<3>(
-          c, m,
-          [&](int64_t i, int64_t at, int j) {
-            return j == 0 ? c.yb[at] : j == 1 ? c.ya[at] : i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
-          },
-          [&](int64_t i, const double (&z)[3]) {
-            if (i == m - 1) ends[1] = z[0], ends[3] = z[1], ends[5] = z[2];
-            if (i == 0) ends[0] = z[0], ends[2] = z[1], ends[4] = z[2];
-          });
+    chunk_backward<3>(
+        c, m,
+        [&](int64_t i, int64_t at, int j) {
+          return j == 0 ? c.yb[at] : j == 1 ? c.ya[at] : i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+        },
+        [&](int64_t i, const double (&z)[3]) {
+          if (i == m - 1) ends[1] = z[0], ends[3] = z[1], ends[5] = z[2];
+          if (i == 0) ends[0] = z[0], ends[2] = z[1], ends[4] = z[2];
+        });
+    return true;
   }
-  if (__syncthreads_or(!ok)) return false;
 
-  // 2. The separators' rows with the interiors substituted: row k of the reduced system.
-  const int ns = mine ? static_cast<int>(end - start - m) : 0;
-  const int k0 = block_exclusive_scan(ns, warp_sums, &nsep);
-  double rsub[2] = {0, 0}, rdiag[2] = {0, 0}, rsup[2] = {0, 0}, rrhs[2] = {0, 0};
-  for (int j = 0; j < ns; ++j) {
+  // 2. Separator j's row of the separators' system: its own row with the interiors on either
+  // side substituted (the next chunk's ends must be there).
+  __device__ void separator_row(const GtsvColumns &q, int j, double &sub, double &diag, double &sup,
+                                double &rhs) const {
     const int64_t s = start + m + j;
-    double sub = 0.0, diag = q.d[s], sup = 0.0, rhs = q.b[s];
+    sub = 0.0, diag = q.d[s], sup = 0.0, rhs = q.b[s];
     if (j > 0) {  // the row before is a separator too
       sub = q.dl[s - 1];
     } else {  // the row before is this interior's last: g - alpha x_before - beta x_s
@@ -702,46 +700,37 @@ __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, 
     }
     if (j + 1 < ns) {
       sup = q.du[s];
-    } else if (s + 1 < n) {  // the next chunk's first interior row: its g - alpha x_s - beta x_after
+    } else if (s + 1 < q.n) {  // the next chunk's first interior row: its g - alpha x_s - beta x_after
       const double cs = q.du[s], *next = ends + 6;
       rhs -= cs * next[0], diag -= cs * next[2], sup -= cs * next[4];
     }
-    rsub[j] = sub, rdiag[j] = diag, rsup[j] = sup, rrhs[j] = rhs;
   }
-  __syncthreads();  // every chunk's ends read: the area takes the reduced system
-  const int R = nsep;
-  double *rdl = sm, *rd = sm + 2 * blockDim.x, *rdu = sm + 4 * blockDim.x, *rx = sm + 6 * blockDim.x;
-  for (int j = 0; j < ns; ++j) {
-    const int k = k0 + j;
-    if (k > 0) rdl[k - 1] = rsub[j];
-    rd[k] = rdiag[j], rdu[k] = rsup[j], rx[k] = rrhs[j];
-  }
-  __syncthreads();
-  const bool singular =
-      t == 0 && R > 0 &&
-      dgtsv_steps(
-          R, [=](int64_t i) -> double & { return rdl[i]; }, [=](int64_t i) -> double & { return rd[i]; },
-          [=](int64_t i) -> double & { return rdu[i]; }, [=](int64_t i) -> double & { return rx[i]; }) != 0;
-  if (__syncthreads_or(singular)) return false;
 
-  // 3. Each interior from the separators around it; the separators' values.
-  if (mine) {
-    const double before = t > 0 ? rx[k0 - 1] : 0.0, after = ns > 0 ? rx[k0] : 0.0;
+  // 3. The interior from the separators' values (sep: the system's solution, k0: this chunk's
+  // first separator there), and its separators' values, into q.x.
+  __device__ void substitute(const GtsvColumns &q, const ChunkRows &c, const double *sep, int64_t k0) const {
+    const double before = id > 0 ? sep[k0 - 1] : 0.0, after = ns > 0 ? sep[k0] : 0.0;
     double *x = q.x + start;
+    const int64_t mm = m;
+    const double yb0 = yb[0], yb1 = yb[1];
     chunk_backward<1>(
-        c, m,
+        c, mm,
         [&](int64_t i, int64_t at, int) {
-          const double beta = i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
+          const double beta = i == mm - 1 ? yb1 : i == mm - 2 ? yb0 : 0.0;
           return c.yb[at] - before * c.ya[at] - after * beta;
         },
         [&](int64_t i, const double (&z)[1]) { x[i] = z[0]; });
-    for (int j = 0; j < ns; ++j) x[m + j] = rx[k0 + j];
+    for (int j = 0; j < ns; ++j) x[mm + j] = sep[k0 + j];
   }
-  __syncthreads();
+};
 
-  // 4. DGTT02's sums over every row, as the check of the elimination without pivoting.
-  double rsum = 0.0, xsum = 0.0, amax = 0.0;
+// 4. DGTT02's sums (|b - A x|, |x|, the largest column sum of |A|) over rows [start, end), then
+// over the block: thread 0's are the block's (`sums`: 3 x 32 doubles of shared memory).
+__device__ void pivot_residual_sums(const GtsvColumns &q, int64_t start, int64_t end, double (*sums)[32],
+                                    double &rsum, double &xsum, double &amax) {
+  const int64_t n = q.n;
   const double *x = q.x;
+  rsum = 0.0, xsum = 0.0, amax = 0.0;
 #pragma unroll 4
   for (int64_t r = start; r < end; ++r) {
     double ax = q.d[r] * x[r], col = fabs(q.d[r]);
@@ -756,15 +745,57 @@ __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, 
     xsum += __shfl_down_sync(0xffffffffu, xsum, o);
     amax = nan_max(amax, __shfl_down_sync(0xffffffffu, amax, o));
   }
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) sums[0][warp] = rsum, sums[1][warp] = xsum, sums[2][warp] = amax;
   __syncthreads();
-  bool rejected = false;
-  if (t == 0) {
+  if (threadIdx.x == 0)
     for (int w = 1; w < static_cast<int>(blockDim.x / 32); ++w)
       rsum += sums[0][w], xsum += sums[1][w], amax = nan_max(amax, sums[2][w]);
-    rejected = !accepted(rsum, xsum, amax);
+}
+
+// The column solved by the whole block (see above), x over q.x; scratch: pivot_block_scratch(n)
+// doubles; sm: pivot_block_smem(blockDim.x) bytes of shared memory. True if x passed the check.
+__device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, double *sm) {
+  __shared__ int nsep, warp_sums[32];
+  __shared__ double sums[3][32];
+  const int64_t n = q.n;
+  const int t = threadIdx.x;
+  const int64_t L = max(int64_t(4), (n + blockDim.x - 1) / blockDim.x);
+  const int P = static_cast<int>((n + L - 1) / L);  // chunks (the last may be short)
+  const int64_t area = L * P;
+  const ChunkRows c{scratch, scratch + area, scratch + 2 * area, scratch + 3 * area, scratch + 4 * area, P, t};
+
+  // 1. Each interior eliminated; its ends in shared memory.
+  PivotChunk ch(t, L, P, n, sm);
+  const bool ok = !ch.mine() || ch.eliminate(q, c);
+  if (__syncthreads_or(!ok)) return false;
+
+  // 2. The separators' system, solved by thread 0 in shared memory (over the ends, once read).
+  const int k0 = block_exclusive_scan(ch.ns, warp_sums, &nsep);
+  double rsub[2] = {0, 0}, rdiag[2] = {0, 0}, rsup[2] = {0, 0}, rrhs[2] = {0, 0};
+  for (int j = 0; j < ch.ns; ++j) ch.separator_row(q, j, rsub[j], rdiag[j], rsup[j], rrhs[j]);
+  __syncthreads();
+  const int R = nsep;
+  double *rdl = sm, *rd = sm + 2 * blockDim.x, *rdu = sm + 4 * blockDim.x, *rx = sm + 6 * blockDim.x;
+  for (int j = 0; j < ch.ns; ++j) {
+    const int k = k0 + j;
+    if (k > 0) rdl[k - 1] = rsub[j];
+    rd[k] = rdiag[j], rdu[k] = rsup[j], rx[k] = rrhs[j];
   }
-  return !__syncthreads_or(rejected);
+  __syncthreads();
+  const bool singular =
+      t == 0 && R > 0 &&
+      dgtsv_steps(
+          R, [=](int64_t i) -> double & { return rdl[i]; }, [=](int64_t i) -> double & { return rd[i]; },
+          [=](int64_t i) -> double & { return rdu[i]; }, [=](int64_t i) -> double & { return rx[i]; }) != 0;
+  if (__syncthreads_or(singular)) return false;
+
+  // 3. Each interior from the separators around it; 4. the check.
+  if (ch.mine()) ch.substitute(q, c, rx, k0);
+  __syncthreads();
+  double rsum, xsum, amax;
+  pivot_residual_sums(q, ch.start, ch.end, sums, rsum, xsum, amax);
+  return !__syncthreads_or(t == 0 && !accepted(rsum, xsum, amax));
 }
 
 // ---- the same across a cooperative grid ---------------------------------------------------------
@@ -796,7 +827,6 @@ __device__ __noinline__ bool pivot_grid(const GtsvColumns &q, double *scratch, d
   __shared__ double sums[3][32];
   const int64_t n = q.n, B = blockDim.x, G = gridDim.x, T = B * G;
   const int64_t g = int64_t(blockIdx.x) * B + threadIdx.x;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int64_t L = grid_chunk_rows(n, B, T), P = (n + L - 1) / L;
   // scratch: flags (failed, level 2's verdict), per block: separators, sums; ends; the separators'
   // system; pivot_block's scratch; the chunks' rows.
@@ -812,39 +842,15 @@ __device__ __noinline__ bool pivot_grid(const GtsvColumns &q, double *scratch, d
   if (g == 0) *failed = 0, *level2 = 0;
   grid.sync();
 
-  // 1. Each interior eliminated; its g, alpha and beta at its first and last rows (ends_all).
-  const bool mine = g < P;
-  const int64_t start = g * L, end = mine ? min(n, start + L) : start;
-  int64_t m = g == P - 1 ? end - start : end - start - 1;
-  const double ca = mine && g > 0 ? q.dl[start - 1] : 0.0;
-  double yb[2] = {0.0, 0.0};
-  double *ends = ends_all + 6 * g;
-  if (mine) {
-    bool ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
-    if (!ok && m > 1) {
-      --m;
-      ok = chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
-    }
-    if (ok)
-      chunk_backward<3>(
-          c, m,
-          [&](int64_t i, int64_t at, int j) {
-            return j == 0 ? c.yb[at] : j == 1 ? c.ya[at] : i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
-          },
-          [&](int64_t i, const double (&z)[3]) {
-            if (i == m - 1) ends[1] = z[0], ends[3] = z[1], ends[5] = z[2];
-            if (i == 0) ends[0] = z[0], ends[2] = z[1], ends[4] = z[2];
-          });
-    else
-      atomicOr(failed, 1);
-  }
-  const int ns = mine ? static_cast<int>(end - start - m) : 0;
-  const int k_in_block = block_exclusive_scan(ns, warp_sums, &block_total);
+  // 1. Each interior eliminated; its ends in ends_all.
+  PivotChunk ch(g, L, P, n, ends_all);
+  if (ch.mine() && !ch.eliminate(q, c)) atomicOr(failed, 1);
+  const int k_in_block = block_exclusive_scan(ch.ns, warp_sums, &block_total);
   if (threadIdx.x == 0) counts[blockIdx.x] = block_total;
   grid.sync();
   if (*reinterpret_cast<volatile int *>(failed)) return false;
 
-  // 2. The separators' rows with the interiors substituted (as pivot_block's step 2).
+  // 2. The separators' system in scratch (this block's separators after the blocks' before it).
   if (threadIdx.x == 0) {
     int64_t off = 0;
     for (int b = 0; b < static_cast<int>(blockIdx.x); ++b) off += counts[b];
@@ -852,21 +858,10 @@ __device__ __noinline__ bool pivot_grid(const GtsvColumns &q, double *scratch, d
   }
   __syncthreads();
   const int64_t k0 = block_offset + k_in_block;
-  for (int j = 0; j < ns; ++j) {
-    const int64_t s = start + m + j, k = k0 + j;
-    double sub = 0.0, diag = q.d[s], sup = 0.0, rhs = q.b[s];
-    if (j > 0) {
-      sub = q.dl[s - 1];
-    } else {
-      const double a = q.dl[s - 1];
-      rhs -= a * ends[1], sub -= a * ends[3], diag -= a * ends[5];
-    }
-    if (j + 1 < ns) {
-      sup = q.du[s];
-    } else if (s + 1 < n) {
-      const double cs = q.du[s], *next = ends + 6;
-      rhs -= cs * next[0], diag -= cs * next[2], sup -= cs * next[4];
-    }
+  for (int j = 0; j < ch.ns; ++j) {
+    const int64_t k = k0 + j;
+    double sub, diag, sup, rhs;
+    ch.separator_row(q, j, sub, diag, sup, rhs);
     if (k > 0) rdl[k - 1] = sub;
     rd[k] = diag, rdu[k] = sup, rb[k] = rhs;
   }
@@ -887,45 +882,15 @@ __device__ __noinline__ bool pivot_grid(const GtsvColumns &q, double *scratch, d
   grid.sync();
   if (*reinterpret_cast<volatile int *>(level2)) return false;
 
-  // 4. Each interior from the separators around it; the separators' values.
-  if (mine) {
-    const double before = g > 0 ? rx[k0 - 1] : 0.0, after = ns > 0 ? rx[k0] : 0.0;
-    double *x = q.x + start;
-    chunk_backward<1>(
-        c, m,
-        [&](int64_t i, int64_t at, int) {
-          const double beta = i == m - 1 ? yb[1] : i == m - 2 ? yb[0] : 0.0;
-          return c.yb[at] - before * c.ya[at] - after * beta;
-        },
-        [&](int64_t i, const double (&z)[1]) { x[i] = z[0]; });
-    for (int j = 0; j < ns; ++j) x[m + j] = rx[k0 + j];
-  }
+  // 4. Each interior from the separators around it.
+  if (ch.mine()) ch.substitute(q, c, rx, k0);
   grid.sync();
 
-  // 5. DGTT02's sums, per block, then over the blocks by block 0.
-  double rsum = 0.0, xsum = 0.0, amax = 0.0;
-  const double *x = q.x;
-#pragma unroll 4
-  for (int64_t r = start; r < end; ++r) {
-    double ax = q.d[r] * x[r], col = fabs(q.d[r]);
-    if (r > 0) ax += q.dl[r - 1] * x[r - 1], col += fabs(q.du[r - 1]);
-    if (r + 1 < n) ax += q.du[r] * x[r + 1], col += fabs(q.dl[r]);
-    rsum += fabs(q.b[r] - ax);
-    xsum += fabs(x[r]);
-    amax = nan_max(amax, col);
-  }
-  for (int o = 16; o > 0; o >>= 1) {
-    rsum += __shfl_down_sync(0xffffffffu, rsum, o);
-    xsum += __shfl_down_sync(0xffffffffu, xsum, o);
-    amax = nan_max(amax, __shfl_down_sync(0xffffffffu, amax, o));
-  }
-  if (lane == 0) sums[0][warp] = rsum, sums[1][warp] = xsum, sums[2][warp] = amax;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < static_cast<int>(B / 32); ++w)
-      rsum += sums[0][w], xsum += sums[1][w], amax = nan_max(amax, sums[2][w]);
+  // 5. The check: DGTT02's sums per block, then over the blocks by block 0.
+  double rsum, xsum, amax;
+  pivot_residual_sums(q, ch.start, ch.end, sums, rsum, xsum, amax);
+  if (threadIdx.x == 0)
     partial[3 * blockIdx.x] = rsum, partial[3 * blockIdx.x + 1] = xsum, partial[3 * blockIdx.x + 2] = amax;
-  }
   grid.sync();
   bool rejected = false;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
