@@ -242,8 +242,8 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
 // "nondominant" (every entry uniform in [-1, 1)), which the GPU method's check may accept, and a
 // zero diagonal (off-diagonals uniform in [0.5, 1.5), n even: nonsingular), whose first pivot is
 // zero, so that the check rejects the GPU method's result and the system is solved again with
-// partial pivoting (the device-pointer call: DGTSV's algorithm by one GPU thread; the host call:
-// DGTSV on the host).
+// partial pivoting (the device-pointer call: in parallel on the GPU, by one thread of its tile up
+// to 4096 rows; the host call: DGTSV on the host).
 void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, bool zero_diagonal) {
   zoo::Tridiagonal a = zoo::tridiagonal("nondominant", n, 31);
   if (zero_diagonal) {

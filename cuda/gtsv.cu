@@ -497,11 +497,12 @@ __global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict,
 // n = 65536 took 27 to 29 us from an idle stream).
 constexpr int64_t kFusedTiles = 512;
 
-// ---- a failed lone column's re-solve by one thread block ---------------------------------------
+// ---- a failed lone column's re-solve, in parallel ----------------------------------------------
 // DGTSV's partial pivoting is one dependent chain of N steps: run by one GPU thread it took 55 ms
 // at N = 65536 and about 1 s at 2^20 (H200, 2026-11-30, `gpueig_bench --gtsv`, a zero diagonal,
 // against cuSPARSE gtsv2's 0.08 and 0.15 ms). So a lone column the elimination without pivoting
-// failed is first solved again by a thread block, with partial pivoting inside chunks of rows (a
+// failed is first solved again in parallel (pivot_block by a thread block, pivot_grid by a
+// cooperative grid, below), with partial pivoting inside chunks of rows (a
 // Schur complement on separator rows, SPIKE's structure): chunk c, rows [c L, c L + L), is an
 // interior [c L, c L + m) and one or two separator rows after it (none after the last chunk's,
 // unless it drops a row). A thread eliminates its interior by DGTSV's steps for three right-hand
@@ -514,7 +515,7 @@ constexpr int64_t kFusedTiles = 512;
 // singular. A zero pivot left, a non-finite value or a residual ratio over the check's limit
 // sends the column to DGTSV's algorithm by one thread (B and INFO DGTSV's); an accepted result
 // has INFO = 0, as the elimination without pivoting's has.
-constexpr int kPivotThreads = 512;  // judge_resolve_one's block; fused_column's block 0 has its own
+constexpr int kPivotThreads = 512;  // judge_resolve_*'s blocks; fused_column's have their own
 
 // Shared memory pivot_block needs: 8 doubles a thread (a chunk's six end values, then the reduced
 // system's four arrays of up to two rows a chunk).
