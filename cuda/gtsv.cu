@@ -502,8 +502,8 @@ constexpr int64_t kFusedTiles = 512;
 // at N = 65536 and about 1 s at 2^20 (H200, 2026-11-30, `gpueig_bench --gtsv`, a zero diagonal,
 // against cuSPARSE gtsv2's 0.08 and 0.15 ms). So a lone column the elimination without pivoting
 // failed is first solved again in parallel (pivot_block by a thread block, pivot_grid by a
-// cooperative grid, below), with partial pivoting inside chunks of rows (a
-// Schur complement on separator rows, SPIKE's structure): chunk c, rows [c L, c L + L), is an
+// cooperative grid, below), with partial pivoting inside chunks of rows (a Schur complement on
+// separator rows, SPIKE's structure): chunk c, rows [c L, c L + L), is an
 // interior [c L, c L + m) and one or two separator rows after it (none after the last chunk's,
 // unless it drops a row). A thread eliminates its interior by DGTSV's steps for three right-hand
 // sides: b, and the interior's couplings to the separators on either side, so that
