@@ -242,8 +242,9 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
 // "nondominant" (every entry uniform in [-1, 1)), which the GPU method's check may accept, and a
 // zero diagonal (off-diagonals uniform in [0.5, 1.5), n even: nonsingular), whose first pivot is
 // zero, so that the check rejects the GPU method's result and the system is solved again with
-// partial pivoting (the device-pointer call: in parallel on the GPU, by one thread of its tile up
-// to 4096 rows; the host call: DGTSV on the host).
+// partial pivoting (the device-pointer call: in parallel on the GPU, up to 4096 rows by its tile's
+// block in shared memory; the host call: in parallel on the GPU from 16384 rows, below that
+// DGTSV on the host).
 void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, bool zero_diagonal) {
   zoo::Tridiagonal a = zoo::tridiagonal("nondominant", n, 31);
   if (zero_diagonal) {
@@ -331,6 +332,38 @@ long long gtsv_crossover(bool quick) {
     std::printf("  crossover sweep: n=%8d  gpu host call %8.3f ms  dgtsv %8.3f ms\n", n, r.ours_ms, r.anchor_ms);
     if (r.ours_ms < r.anchor_ms && found < 0) found = n;
     if (r.ours_ms >= r.anchor_ms) found = -1;  // must stay faster from there on
+  }
+  return found;
+}
+
+// The host call's re-solve of a lone system that failed its check, on the device
+// (gpueig::gpu::gtsv_pivot_lone: the launch, the parallel pivoting solve and the wait for its
+// verdict; scratch allocated once, outside) against DGTSV on the host, for a zero diagonal (n
+// even): the smallest n from which the device is faster is tuning::kGtsvHostPivotMin.
+long long gtsv_pivot_crossover(cudaStream_t s, bool quick) {
+  long long found = -1;
+  for (int n : {2048, 4096, 8192, 16384, 32768, 65536}) {
+    const std::vector<double> dl = zoo::uniform(n - 1, 0.5, 1.5, 33), d(n, 0.0), du = zoo::uniform(n - 1, 0.5, 1.5, 34);
+    const std::vector<double> b = zoo::uniform(n, -1, 1, 32);
+    double *ddl = device_copy(dl), *dd = device_copy(d), *ddu = device_copy(du), *db = device_copy(b),
+           *dx = device_copy(b);
+    void *scratch = nullptr;
+    CUDA_OK(cudaMalloc(&scratch, gpueig::gpu::gtsv_pivot_lone_bytes(n)));
+    const gpueig::gpu::GtsvColumns p = gpueig::gpu::packed_columns(n, 1, ddl, dd, ddu, 0, db, dx);
+    bool accepted = false;
+    const double dev = host_ms(quick ? 5 : 15, [] {}, [&] {
+      if (!gpueig::gpu::gtsv_pivot_lone(s, p, scratch, &accepted)) accepted = false;
+    });
+    std::vector<double> hdl, hd, hdu, hx;
+    int one = 1, info = 0;
+    const double cpu = host_ms(quick ? 5 : 15, [&] { hdl = dl; hd = d; hdu = du; hx = b; },
+                               [&] { dgtsv_(&n, &one, hdl.data(), hd.data(), hdu.data(), hx.data(), &n, &info); });
+    std::printf("  re-solve sweep: n=%6d  on the device %8.3f ms%s  dgtsv on the host %8.3f ms\n", n, dev,
+                accepted ? "" : " (REJECTED)", cpu);
+    if (dev < cpu && found < 0) found = n;
+    if (dev >= cpu) found = -1;
+    for (double *q : {ddl, dd, ddu, db, dx}) cudaFree(q);
+    cudaFree(scratch);
   }
   return found;
 }
@@ -765,6 +798,8 @@ int main(int argc, char **argv) {
       for (bool zero_diagonal : {false, true}) bench_gtsv_pivoting(s, sp, n, n >= (1 << 20) ? 3 : 5, zero_diagonal);
   std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
   long long cross = gtsv_crossover(quick);
+  std::printf("gtsv host-call re-solve of a failed lone system (zero diagonal), device vs host:\n");
+  std::printf("  re-solve on the device from n = %lld\n", gtsv_pivot_crossover(s, quick));
   if (only_gtsv) {
     print_and_save(json, prop.name, copy, cross);
     return 0;

@@ -16,8 +16,9 @@
 // No step pivots. Every column's result is judged by LAPACK's DGTT02 residual ratio, computed
 // in pass 2 from the values it already holds (no extra memory traffic); a column that fails, or
 // met a zero pivot or a non-finite value, is reported to the caller, which re-solves it with
-// partial pivoting (gtsv_pivot, or DGTSV on the host). The device-pointer calls solve in place
-// (gtsv_in_place, at the end): a column of one tile is judged and re-solved by its own group.
+// partial pivoting (a lone column first in parallel, gtsv_pivot_lone; gtsv_pivot, or DGTSV on the
+// host). The device-pointer calls solve in place (gtsv_in_place, at the end): a column of one
+// tile is judged and re-solved by its own group.
 #include <algorithm>
 #include <cooperative_groups.h>
 
@@ -161,36 +162,49 @@ void set_smem(size_t bytes) {
 // (as references) scratch copies of the matrix, which receive U and the fill-in as in DGTSV, and
 // of B, which receives X; the accessors let the same steps run on global scratch (the re-solve
 // kernels) and on a tile held in shared memory (solve_tiles in place). Returns DGTSV's INFO.
+// The values each step hands to the next (d(i+1), x(i+1); x(i+1), x(i+2) going back) stay in
+// registers: every step waits on the one before it, and a reload through memory would add its
+// latency to every link of that chain.
 template <class DL, class D, class DU, class X>
 __device__ int dgtsv_steps(int64_t n, DL dl, D d, DU du, X x) {
+  double di = d(0), xi = x(0);  // d(i), x(i) as step i finds them
   for (int64_t i = 0; i + 1 < n; ++i) {
     const bool last = i + 2 == n;
-    if (fabs(d(i)) >= fabs(dl(i))) {
-      if (d(i) == 0.0) return static_cast<int>(i + 1);
-      const double fact = dl(i) / d(i);
-      d(i + 1) = __dsub_rn(d(i + 1), __dmul_rn(fact, du(i)));
-      x(i + 1) = __dsub_rn(x(i + 1), __dmul_rn(fact, x(i)));
+    const double li = dl(i), ui = du(i), dn = d(i + 1), xn = x(i + 1);
+    if (fabs(di) >= fabs(li)) {
+      if (di == 0.0) return static_cast<int>(i + 1);
+      const double fact = li / di;
+      di = __dsub_rn(dn, __dmul_rn(fact, ui));
+      xi = __dsub_rn(xn, __dmul_rn(fact, xi));
       if (!last) dl(i) = 0.0;
     } else {
-      const double fact = d(i) / dl(i);
-      d(i) = dl(i);
-      const double temp = d(i + 1);
-      d(i + 1) = __dsub_rn(du(i), __dmul_rn(fact, temp));
+      const double fact = di / li;
+      d(i) = li;
       if (!last) {
-        dl(i) = du(i + 1);
-        du(i + 1) = __dmul_rn(-fact, dl(i));
+        const double un = du(i + 1);
+        dl(i) = un;
+        du(i + 1) = __dmul_rn(-fact, un);
       }
-      du(i) = temp;
-      const double tb = x(i);
-      x(i) = x(i + 1);
-      x(i + 1) = __dsub_rn(tb, __dmul_rn(fact, x(i + 1)));
+      du(i) = dn;
+      x(i) = xn;
+      di = __dsub_rn(ui, __dmul_rn(fact, dn));
+      xi = __dsub_rn(xi, __dmul_rn(fact, xn));
     }
+    d(i + 1) = di;
+    x(i + 1) = xi;
   }
-  if (d(n - 1) == 0.0) return static_cast<int>(n);
-  x(n - 1) = x(n - 1) / d(n - 1);
-  if (n > 1) x(n - 2) = __dsub_rn(x(n - 2), __dmul_rn(du(n - 2), x(n - 1))) / d(n - 2);
-  for (int64_t i = n - 3; i >= 0; --i)
-    x(i) = __dsub_rn(__dsub_rn(x(i), __dmul_rn(du(i), x(i + 1))), __dmul_rn(dl(i), x(i + 2))) / d(i);
+  if (di == 0.0) return static_cast<int>(n);
+  double x1 = xi / di;  // x(i + 1) for the step below
+  x(n - 1) = x1;
+  if (n == 1) return 0;
+  double x0 = __dsub_rn(x(n - 2), __dmul_rn(du(n - 2), x1)) / d(n - 2);
+  x(n - 2) = x0;
+  for (int64_t i = n - 3; i >= 0; --i) {
+    const double xi_new = __dsub_rn(__dsub_rn(x(i), __dmul_rn(du(i), x0)), __dmul_rn(dl(i), x1)) / d(i);
+    x(i) = xi_new;
+    x1 = x0;
+    x0 = xi_new;
+  }
   return 0;
 }
 
@@ -331,12 +345,15 @@ __device__ __forceinline__ void finish_tile(Shared<T, M> &sh, const GtsvColumns 
   store_rows(sh, q, t, p.x, p.xs);
 }
 
+__device__ __noinline__ int pivot_in_tile(const GtsvColumns &p, double *sm);  // (below)
+
 // A whole column in one tile, solved in place by its own group (solve_tiles with `info`): the
 // group judges the column as judge() would; X goes over B if it passes, and otherwise the group
 // solves the column again by DGTSV's algorithm on the originals it still holds and writes
-// DGTSV's B. So nothing else is launched, waited for or kept. INFO: DGTSV's for one column,
-// else the least column code (*info zeroed before the launch).
-template <int T, int M>
+// DGTSV's B (Lone: the block, the column's only group, first by pivot_in_tile). So nothing else
+// is launched, waited for or kept. INFO: DGTSV's for one column, else the least column code
+// (*info zeroed before the launch).
+template <int T, int M, bool Lone>
 __device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &p, const Place &q,
                                            int t, const Chunk<M> &ck, int *info) {
   double x[M];
@@ -362,6 +379,13 @@ __device__ __forceinline__ void finish_own(Shared<T, M> &sh, const GtsvColumns &
     ok = sh.scratch[0] != 0.0;
   }
   int code = 0;
+  if constexpr (Lone) {
+    if (!ok) {  // the whole block's, and its shared memory
+      code = pivot_in_tile(p, reinterpret_cast<double *>(&sh));
+      if (t == 0) *info = code;
+      return;
+    }
+  }
   if (ok) {
 #pragma unroll
     for (int k = 0; k < M; ++k) sh.r[slot(t * M + k)] = x[k];
@@ -450,9 +474,11 @@ __device__ __forceinline__ void solve_tile(Shared<T, M> &sh, const GtsvColumns &
 }
 
 // A column that fits one tile, solved whole: G groups of T threads per block, one column each.
-// With `info` (Own): in place, each group judging and re-solving its own column (finish_own).
-template <int T, int M, int G, bool Own>
+// With `info` (Own): in place, each group judging and re-solving its own column (finish_own);
+// Lone: the only column, a block of its own (G = 1), whose re-solve is pivot_in_tile's.
+template <int T, int M, int G, bool Own, bool Lone = false>
 __global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk, int *info) {
+  static_assert(!Lone || (Own && G == 1), "a lone column is solved in place by a block of its own");
   extern __shared__ __align__(16) unsigned char smem[];
   const int t = threadIdx.x % T, grp = threadIdx.x / T;
   auto &sh = reinterpret_cast<Shared<T, M> *>(smem)[grp];
@@ -462,7 +488,7 @@ __global__ void __launch_bounds__(T *G) solve_tiles(GtsvColumns p, Check *chk, i
   Chunk<M> ck;
   solve_tile(sh, p, q, t, ck);
   if constexpr (Own)
-    finish_own(sh, p, q, t, ck, info);
+    finish_own<T, M, Lone>(sh, p, q, t, ck, info);
   else
     finish_tile(sh, p, q, t, ck, 0.0, 0.0, chk ? chk + q.col : nullptr, true);
   // The verdict behind the Check copies is cleared here for judge (which runs after).
@@ -488,6 +514,22 @@ __global__ void judge(int64_t ncol, int64_t copies, Check *chk, Judged *verdict,
   if (!column_accepted(chk, copies, c)) list[atomicAdd(&verdict->count, 1)] = c;
 }
 
+// Blocks of `threads` threads and `smem` bytes of dynamic shared memory of a cooperative kernel
+// that can be resident at once on this device (0: no cooperative launch to be had).
+int64_t cooperative_capacity(const void *kernel, int threads, size_t smem) {
+  int dev = 0, coop = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return coop ? int64_t(sms) * per_sm : 0;
+}
+
 // ---- one column, one launch --------------------------------------------------------------------
 // A lone column of up to kFusedTiles tiles (4096 < n <= 131072) is solved by one cooperative
 // launch instead of four: pass 1 over its tiles, a grid barrier, the reduced system (2 x tiles <=
@@ -499,9 +541,10 @@ constexpr int64_t kFusedTiles = 512;
 
 // ---- a failed lone column's re-solve, in parallel ----------------------------------------------
 // DGTSV's partial pivoting is one dependent chain of N steps: run by one GPU thread it took 55 ms
-// at N = 65536 and about 1 s at 2^20 (H200, 2026-11-30, `gpueig_bench --gtsv`, a zero diagonal,
-// against cuSPARSE gtsv2's 0.08 and 0.15 ms). So a lone column the elimination without pivoting
-// failed is first solved again in parallel (pivot_block by a thread block, pivot_grid by a
+// at N = 65536, about 1 s at 2^20 and 1.46 ms at 4096 in shared memory (H200, 2026-11-30,
+// `gpueig_bench --gtsv`, a zero diagonal, against cuSPARSE gtsv2's 0.08, 0.15 and 0.08 ms). So a
+// lone column the elimination without pivoting failed is first solved again in parallel
+// (pivot_block by a thread block, pivot_in_tile in a block's shared memory, pivot_grid by a
 // cooperative grid, below), with partial pivoting inside chunks of rows (a Schur complement on
 // separator rows, SPIKE's structure): chunk c, rows [c L, c L + L), is an
 // interior [c L, c L + m) and one or two separator rows after it (none after the last chunk's,
@@ -517,9 +560,25 @@ constexpr int64_t kFusedTiles = 512;
 // has INFO = 0, as the elimination without pivoting's has.
 constexpr int kPivotThreads = 512;  // judge_resolve_*'s blocks; fused_column's have their own
 
-// Shared memory pivot_block needs: 8 doubles a thread (a chunk's six end values, then the reduced
-// system's four arrays of up to two rows a chunk).
+// Shared memory pivot_block needs: 8 doubles a chunk, and it has at most a chunk a thread (a
+// chunk's six end values, then the reduced system's four arrays of up to two rows a chunk).
 __host__ __device__ constexpr size_t pivot_block_smem(int threads) { return size_t(8) * threads * sizeof(double); }
+
+// How pivot_block cuts n rows among B threads: chunks of L rows, P of them (the last may be
+// short; P <= B), their rows in `area` = L P entries of each ChunkRows array. L is about
+// sqrt(2 n), which balances a chunk's sweeps (L rows, the chunks in parallel) against thread 0's
+// solve of the separators' system (up to 2 P = 2 n / L rows, one after another), and at least
+// n / B, so that every chunk has its thread.
+struct PivotShape {
+  int64_t L, P, area;
+};
+__host__ __device__ inline PivotShape pivot_shape(int64_t n, int64_t B) {
+  int64_t L = static_cast<int64_t>(sqrt(2.0 * static_cast<double>(n)));
+  while (L * L < 2 * n) ++L;
+  L = max(max(L, int64_t(4)), (n + B - 1) / B);
+  const int64_t P = (n + L - 1) / L;
+  return {L, P, L * P};
+}
 
 // Rows a sweep loads before it works on them: each row's step waits on the one before it, so a
 // row at a time would wait out a memory latency a row.
@@ -535,8 +594,8 @@ struct ChunkRows {
   __device__ int64_t at(int64_t i) const { return i * stride + t; }
 };
 
-// Doubles of scratch pivot_block needs for n rows with `threads` threads (ChunkRows: 5 arrays of
-// L x P < n + L entries, L <= n / 32 + 4), also enough for DGTSV's copy after it (3 n).
+// Doubles of scratch pivot_block needs for n rows (ChunkRows: 5 arrays of L P < n + L entries,
+// 5 L <= n + 64 for any B >= 32), also enough for DGTSV's copy after it (3 n).
 __host__ __device__ constexpr int64_t pivot_block_scratch(int64_t n) { return 6 * n + 64; }
 
 // Rows [r0, r0 + m) eliminated with DGTSV's partial pivoting, for b's rows and for the couplings
@@ -663,17 +722,25 @@ struct PivotChunk {
   __device__ bool mine() const { return end > start; }
 
   // 1. The interior eliminated (a row given up to the separators where its last pivot is zero)
-  // and swept up for its ends. False at a zero pivot left.
+  // and swept up for its ends. False at a zero pivot left. The last chunk's interior may give up
+  // its only row (one row left over by n's division, zero on a zero diagonal): with no interior,
+  // its ends name the separators on either side (x before its separator is x_before, the row
+  // after the chunk before it is x_after), which separator_row's substitutions then leave as
+  // the plain couplings.
   __device__ bool eliminate(const GtsvColumns &q, const ChunkRows &c) {
     const int64_t n = q.n;
     const double ca = id > 0 ? q.dl[start - 1] : 0.0;
     bool ok = chunk_forward(q, start, m, ca, start + m < n ? q.du[start + m - 1] : 0.0, c, yb);
-    if (!ok && m > 1) {
+    if (!ok && (m > 1 || (m == 1 && id > 0))) {
       --m;
-      ok = chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
+      ok = m == 0 || chunk_forward(q, start, m, ca, q.du[start + m - 1], c, yb);
     }
     ns = static_cast<int>(end - start - m);
     if (!ok) return false;
+    if (m == 0) {  // gF, gL, aF, aL, bF, bL
+      ends[0] = 0.0, ends[1] = 0.0, ends[2] = 0.0, ends[3] = -1.0, ends[4] = -1.0, ends[5] = 0.0;
+      return true;
+    }
     // One sweep up U for the three: g (from b), alpha and beta (zero above the last two rows).
     chunk_backward<3>(
         c, m,
@@ -754,16 +821,18 @@ __device__ void pivot_residual_sums(const GtsvColumns &q, int64_t start, int64_t
       rsum += sums[0][w], xsum += sums[1][w], amax = nan_max(amax, sums[2][w]);
 }
 
-// The column solved by the whole block (see above), x over q.x; scratch: pivot_block_scratch(n)
-// doubles; sm: pivot_block_smem(blockDim.x) bytes of shared memory. True if x passed the check.
+// The column solved by the whole block (see above), x over q.x (which must not overlap q.b);
+// scratch: pivot_block_scratch(n) doubles (or the 5 pivot_shape(n, blockDim.x).area a tile's
+// solve gives it); sm: 8 P doubles of shared memory (pivot_block_smem(blockDim.x) bytes at
+// most). Either may be shared memory. True if x passed the check.
 __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, double *sm) {
   __shared__ int nsep, warp_sums[32];
   __shared__ double sums[3][32];
   const int64_t n = q.n;
   const int t = threadIdx.x;
-  const int64_t L = max(int64_t(4), (n + blockDim.x - 1) / blockDim.x);
-  const int P = static_cast<int>((n + L - 1) / L);  // chunks (the last may be short)
-  const int64_t area = L * P;
+  const PivotShape s = pivot_shape(n, blockDim.x);
+  const int64_t L = s.L, area = s.area;
+  const int P = static_cast<int>(s.P);  // threads t < P have a chunk
   const ChunkRows c{scratch, scratch + area, scratch + 2 * area, scratch + 3 * area, scratch + 4 * area, P, t};
 
   // 1. Each interior eliminated; its ends in shared memory.
@@ -777,7 +846,7 @@ __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, 
   for (int j = 0; j < ch.ns; ++j) ch.separator_row(q, j, rsub[j], rdiag[j], rsup[j], rrhs[j]);
   __syncthreads();
   const int R = nsep;
-  double *rdl = sm, *rd = sm + 2 * blockDim.x, *rdu = sm + 4 * blockDim.x, *rx = sm + 6 * blockDim.x;
+  double *rdl = sm, *rd = sm + 2 * P, *rdu = sm + 4 * P, *rx = sm + 6 * P;
   for (int j = 0; j < ch.ns; ++j) {
     const int k = k0 + j;
     if (k > 0) rdl[k - 1] = rsub[j];
@@ -797,6 +866,43 @@ __device__ __noinline__ bool pivot_block(const GtsvColumns &q, double *scratch, 
   double rsum, xsum, amax;
   pivot_residual_sums(q, ch.start, ch.end, sums, rsum, xsum, amax);
   return !__syncthreads_or(t == 0 && !accepted(rsum, xsum, amax));
+}
+
+// A lone column that failed its check, solved again by its block (finish_own, Lone) in the
+// block's shared memory: the tile it was solved in is no longer needed, as A and B are intact in
+// global memory until X is stored. pivot_block there with its chunks' rows, X and the
+// separators' system in shared memory where they fit (5 L P + n + 8 P doubles), X stored if it
+// passed the check; otherwise DGTSV's algorithm by thread 0 on shared copies of A and B (4 n
+// doubles, which the tile held). Returns INFO (DGTSV's; 0 for an accepted pivoting solve).
+__device__ __noinline__ int pivot_in_tile(const GtsvColumns &p, double *sm) {
+  __shared__ int code;
+  const int64_t n = p.n;
+  const int t = threadIdx.x;
+  unsigned room;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(room));
+  const PivotShape s = pivot_shape(n, blockDim.x);
+  double *out = p.x;
+  __syncthreads();  // every thread is done with the tile
+  if (size_t(5 * s.area + n + 8 * s.P) * sizeof(double) <= room) {
+    GtsvColumns c = p;
+    c.x = sm + 5 * s.area;
+    c.xs = n;
+    if (pivot_block(c, sm, c.x + n)) {  // (it ends with a barrier)
+      for (int64_t i = t; i < n; i += blockDim.x) out[i] = c.x[i];
+      return 0;
+    }
+  }
+  double *dl = sm, *d = dl + n, *du = d + n, *x = du + n;
+  for (int64_t i = t; i < n; i += blockDim.x) {
+    d[i] = p.d[i];
+    x[i] = p.b[i];
+    if (i + 1 < n) dl[i] = p.dl[i], du[i] = p.du[i];
+  }
+  __syncthreads();
+  if (t == 0) code = dgtsv_one(n, dl, d, du, x);
+  __syncthreads();
+  for (int64_t i = t; i < n; i += blockDim.x) out[i] = x[i];
+  return code;
 }
 
 // ---- the same across a cooperative grid ---------------------------------------------------------
@@ -1020,20 +1126,8 @@ size_t fused_smem() {
 // The blocks of fused_column that can be resident at once on the device (0: no cooperative
 // launch), measured once.
 int64_t fused_capacity() {
-  static const int64_t capacity = [] {
-    int dev = 0, coop = 0, sms = 0, per_sm = 0;
-    const size_t bytes = fused_smem();
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaFuncSetAttribute(fused_column, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)) !=
-            cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_column, kBigT * kBigG, bytes) != cudaSuccess) {
-      cudaGetLastError();
-      return int64_t(0);
-    }
-    return coop ? int64_t(sms) * per_sm : int64_t(0);
-  }();
+  static const int64_t capacity =
+      cooperative_capacity(reinterpret_cast<const void *>(fused_column), kBigT * kBigG, fused_smem());
   return capacity;
 }
 
@@ -1058,6 +1152,33 @@ void launch_single(cudaStream_t st, const GtsvColumns &p, Check *chk, int *info 
   if (p.n <= 1024) return launch_solve<128, 8, 1, Own>(st, p, chk, info);
   if (p.n <= kMaxSingle) return launch_solve<256, 8, 1, Own>(st, p, chk, info);
   return launch_solve<512, 8, 1, Own>(st, p, chk, info);  // a lone system, n <= kMaxOne
+}
+
+// A lone column of up to kMaxOne rows, in place: a block of its own, with shared memory for the
+// tile and for pivot_in_tile's re-solve of the largest column that tile takes (199 KiB for 4096
+// rows and 512 threads).
+template <int T, int M>
+void launch_lone_tile(cudaStream_t st, const GtsvColumns &p, int *info) {
+  static const size_t bytes = [] {
+    int64_t most = 0;
+    for (int64_t n = 1; n <= T * M; ++n) {
+      const PivotShape s = pivot_shape(n, T);
+      most = std::max(most, 5 * s.area + n + 8 * s.P);
+    }
+    return std::max(sizeof(Shared<T, M>), size_t(most) * sizeof(double));
+  }();
+  set_smem<solve_tiles<T, M, 1, true, true>>(bytes);
+  solve_tiles<T, M, 1, true, true><<<1, T, bytes, st>>>(p, nullptr, info);
+}
+
+void launch_lone(cudaStream_t st, const GtsvColumns &p, int *info) {
+  if (p.n <= 64) return launch_lone_tile<32, 2>(st, p, info);
+  if (p.n <= 128) return launch_lone_tile<32, 4>(st, p, info);
+  if (p.n <= 256) return launch_lone_tile<32, 8>(st, p, info);
+  if (p.n <= 512) return launch_lone_tile<64, 8>(st, p, info);
+  if (p.n <= 1024) return launch_lone_tile<128, 8>(st, p, info);
+  if (p.n <= kMaxSingle) return launch_lone_tile<256, 8>(st, p, info);
+  return launch_lone_tile<512, 8>(st, p, info);
 }
 
 // The sizes of the reduced systems, top level first (empty when n fits one tile).
@@ -1297,20 +1418,25 @@ __global__ void __launch_bounds__(kPivotThreads) judge_resolve_grid(Verdict out,
   give_verdict_grid(out, chk, copies, sm);
 }
 
-// Blocks of judge_resolve_grid for a column of n rows: as many as its chunks need, at most what
-// can be resident at once (0: no cooperative launch), measured once.
-int64_t judge_grid_blocks(int64_t n) {
-  static const int64_t capacity = [] {
-    int dev = 0, coop = 0, sms = 0, per_sm = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, judge_resolve_grid, kPivotThreads, 0) != cudaSuccess) {
-      cudaGetLastError();
-      return int64_t(0);
-    }
-    return coop ? int64_t(sms) * per_sm : int64_t(0);
-  }();
+// The host calls' re-solve of a lone column (gtsv_pivot_lone): the pivoting solve alone, by a
+// cooperative grid or by one block. Where it fails, DGTSV on the host takes the column: there it
+// is faster than DGTSV's algorithm on one GPU thread.
+__global__ void __launch_bounds__(kPivotThreads) pivot_lone_grid(GtsvColumns q, double *scratch, int *accepted) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  const bool ok = pivot_grid(q, scratch, sm);
+  if (blockIdx.x == 0 && threadIdx.x == 0) *accepted = ok;
+}
+__global__ void __launch_bounds__(kPivotThreads) pivot_lone_block(GtsvColumns q, double *scratch, int *accepted) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  const bool ok = pivot_block(q, scratch, sm);
+  if (threadIdx.x == 0) *accepted = ok;
+}
+
+// Blocks of a cooperative pivot_grid kernel (kPivotThreads a block) for a column of n rows: as
+// many as its chunks need, at most what can be resident at once (0: no cooperative launch).
+template <auto Kernel>
+int64_t pivot_grid_blocks(int64_t n) {
+  static const int64_t capacity = cooperative_capacity(reinterpret_cast<const void *>(Kernel), kPivotThreads, 0);
   const int64_t L = grid_chunk_rows(n, kPivotThreads, INT64_MAX / 2), P = (n + L - 1) / L;
   return capacity == 0 ? 0 : std::min(capacity, (P + kPivotThreads - 1) / kPivotThreads);
 }
@@ -1356,6 +1482,34 @@ Status gtsv_pivot(cudaStream_t st, const GtsvColumns &p, const std::vector<int64
   s = check(cudaMemcpyAsync(info->data(), dinfo, count * sizeof(int), cudaMemcpyDeviceToHost, st),
             "cudaMemcpyAsync");
   if (s) s = check(cudaStreamSynchronize(st), "pivot_columns");
+  return s;
+}
+
+size_t gtsv_pivot_lone_bytes(int64_t n) { return size_t(pivot_grid_scratch(n)) * sizeof(double) + sizeof(int); }
+
+Status gtsv_pivot_lone(cudaStream_t st, const GtsvColumns &p, void *scratch, bool *accepted) {
+  *accepted = false;
+  double *work = static_cast<double *>(scratch);
+  int *flag = reinterpret_cast<int *>(work + pivot_grid_scratch(p.n));
+  GtsvColumns q = p;
+  cudaError_t e = cudaErrorNotSupported;
+  if (int64_t blocks = pivot_grid_blocks<pivot_lone_grid>(p.n); blocks > 0) {
+    void *params[] = {&q, &work, &flag};
+    e = cudaLaunchCooperativeKernel(reinterpret_cast<void *>(pivot_lone_grid), dim3(static_cast<unsigned>(blocks)),
+                                    dim3(kPivotThreads), params, 0, st);
+  }
+  // No cooperative launch, or refused for lack of room (another context's blocks, MPS): one block.
+  if (e == cudaErrorCooperativeLaunchTooLarge || e == cudaErrorNotSupported) {
+    cudaGetLastError();
+    pivot_lone_block<<<1, kPivotThreads, 0, st>>>(q, work, flag);
+    e = cudaGetLastError();
+  }
+  if (e != cudaSuccess) cudaGetLastError();  // (reported here, not by a later launch's check)
+  Status s = check_launch(e, "gtsv pivot_lone");
+  int ok = 0;
+  if (s) s = check(cudaMemcpyAsync(&ok, flag, sizeof ok, cudaMemcpyDeviceToHost, st), "cudaMemcpyAsync");
+  if (s) s = check(cudaStreamSynchronize(st), "gtsv pivot_lone");
+  *accepted = s && ok != 0;
   return s;
 }
 
@@ -1415,10 +1569,12 @@ size_t gtsv_in_place_bytes(int64_t n, int64_t ncol, int64_t ms) {
 Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *info) {
   if (own_tiles(p.n, p.ncol, p.ms)) {
     // One column writes *info itself; several take the least code over a zeroed *info.
-    if (p.ncol > 1) {
-      Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
-      if (!s) return s;
+    if (p.ncol == 1) {
+      launch_lone(st, p, info);
+      return check_launch("gtsv in place");
     }
+    Status s = check(cudaMemsetAsync(info, 0, sizeof(int), st), "cudaMemsetAsync");
+    if (!s) return s;
     launch_single<true>(st, p, nullptr, info);
     return check_launch("gtsv in place");
   }
@@ -1441,7 +1597,7 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   Check *chk = reinterpret_cast<Check *>(w + l.work);
   if (p.ncol == 1) {
     int64_t copies = slots_of(p.n, p.ncol);
-    if (const int64_t blocks = judge_grid_blocks(p.n); blocks > 0) {
+    if (const int64_t blocks = pivot_grid_blocks<judge_resolve_grid>(p.n); blocks > 0) {
       void *params[] = {&out, &copies, &chk};
       return check_launch(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(judge_resolve_grid),
                                                       dim3(static_cast<unsigned>(blocks)), dim3(kPivotThreads), params,

@@ -76,6 +76,14 @@ size_t gtsv_pivot_scratch_bytes(int64_t n, size_t count);
 Status gtsv_pivot(cudaStream_t stream, const GtsvColumns &p, const std::vector<int64_t> &failed,
                   void *scratch, std::vector<int> *info);
 
+// The host call's re-solve of a lone column (p.ncol = 1, p.x apart from p.b) that failed its
+// check: solved again on the device with partial pivoting inside chunks of rows (the
+// device-pointer calls' parallel pivoting solve, cuda/gtsv.cu), x_0 accepted (*accepted) only if
+// it passes the same residual check; otherwise x means nothing and the caller takes DGTSV.
+// Waits for the stream. `scratch`: gtsv_pivot_lone_bytes(n) bytes.
+size_t gtsv_pivot_lone_bytes(int64_t n);
+Status gtsv_pivot_lone(cudaStream_t stream, const GtsvColumns &p, void *scratch, bool *accepted);
+
 // The re-solve of the device-pointer calls, queued without waiting: the columns that failed the
 // check of the gtsv_enqueue whose workspace is `work` (every column, if `every`, or if the matrix
 // is shared and any failed: DGTSV's answer for all its right-hand sides) solved again into x by

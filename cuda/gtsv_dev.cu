@@ -4,7 +4,8 @@
 // device); what the host calls decide after reading the verdict back (which columns DGTSV must
 // solve again, and INFO) is decided here on the device, so nothing waits. X is made in place
 // (gtsv_in_place): a column that fits one tile is judged and, where it fails, solved again by
-// DGTSV's algorithm by the thread group that holds it; larger ones keep a copy of B for that.
+// the thread group that holds it (a lone one with pivoting inside chunks, in its block's shared
+// memory, then DGTSV's algorithm if need be); larger ones keep a copy of B for that.
 // NRHS = 0 (DGTSV's INFO alone) factors the matrix by DGTSV's algorithm on a zero right-hand side.
 #include <algorithm>
 

@@ -73,12 +73,22 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
   if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
       !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
     return s;
+  if (failed.size() == 1 && nrhs == 1 && n >= tuning::kGtsvHostPivotMin) {
+    // A lone column: solved again with pivoting on the device, where that passes the check.
+    Workspace scratch(ctx->stream());
+    bool accepted = false;
+    if (!(s = scratch.allocate(gtsv_pivot_lone_bytes(n))) ||
+        !(s = gtsv_pivot_lone(ctx->stream(), p, scratch.get(), &accepted)))
+      return s;
+    if (accepted) failed.clear();
+  }
   if (!failed.empty())  // one matrix: DGTSV on the host solves all right-hand sides at once
     return Status::fail(Status::unsafe,
                         "the solve without pivoting failed its check for " +
                             std::to_string(failed.size()) + " right-hand side(s) (ratio " +
                             std::to_string(gtsv_ratio(ctx->stream(), p, buf.work, failed[0])) +
-                            ", limit " + std::to_string(kGtsvResidualLimit) + ")");
+                            ", limit " + std::to_string(kGtsvResidualLimit) + ")" +
+                            (nrhs == 1 ? ", and so did the pivoting re-solve on the device" : ""));
   bool wrote = false;
   if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs, nullptr, &wrote)))
     return wrote ? Status::fail(Status::output_lost, s.reason) : s;

@@ -120,6 +120,9 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
  * PCR is not backward stable on ill-conditioned SPD matrices. Every result is checked on the device
  * by LAPACK's residual ratio; a system on which the check fails (or that met a zero pivot or a
  * non-finite value) is re-solved with partial pivoting by DGTSV, so no answer is silently worse.
+ * Except one right-hand side with N >= 16384 on the GPU: that system is first solved again on the
+ * device, with partial pivoting inside chunks of rows (as gpu_gtsv_dev), and kept if it passes
+ * the same check (INFO = 0, X of LAPACK's accuracy, not DGTSV's bits); otherwise DGTSV.
  *
  *  1 N     [in] order of A, N >= 0.  2 NRHS  [in] number of right-hand sides, NRHS >= 0.
  *  3 DL    [in] (N-1) sub-diagonal.  4 D  [in] (N) diagonal.  5 DU [in] (N-1) super-diagonal.
@@ -578,12 +581,13 @@ GPUEIG_API int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *
  * N = 0: INFO = 0. NRHS = 0: the matrix is factored on the device for INFO alone, B is not
  * referenced. The method of gpu_gtsv_pcr (elimination without pivoting, every column's residual
  * checked); when a column fails its check, every column is solved again on the device by
- * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. Except one right-hand side with
- * N > 4096: that column is first solved again across the GPU, with partial pivoting inside chunks
- * of rows and a pivoted solve of the rows between them, and kept if it passes the same check
- * (INFO = 0; X of LAPACK's accuracy, not DGTSV's bits); a zero pivot there or a failed check
- * sends it to DGTSV's algorithm. X is made in place: with N <= 4096 and NRHS = 1 the solve, its
- * check and any re-solve are one kernel and need no workspace; otherwise B is saved in
+ * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. Except one right-hand side: that
+ * column is first solved again in parallel (across the GPU; with N <= 4096 by its block, in
+ * shared memory), with partial pivoting inside chunks of rows and a pivoted solve of the rows
+ * between them, and kept if it passes the same check (INFO = 0; X of LAPACK's accuracy, not
+ * DGTSV's bits); a zero pivot there or a failed check sends it to DGTSV's algorithm. X is made
+ * in place: with N <= 4096 and NRHS = 1 the solve, its check and any re-solve are one kernel and
+ * need no workspace; otherwise B is saved in
  * stream-ordered workspace (N x NRHS doubles; for one right-hand side about 8 N more, the
  * re-solve's) as it is read for the last time, for the re-solve. */
 GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, const double *du,

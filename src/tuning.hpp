@@ -169,6 +169,13 @@ constexpr int kCopyThreadsMax = 16;
 // From this many failed systems on, a batch's failed systems are re-solved on the device (one
 // thread each); fewer go back to the host, where one DGTSV call is faster than a lone GPU thread.
 constexpr size_t kGtsvDevicePivotMin = 32;
+// A lone system (one right-hand side) of the host call that failed its check is solved again on
+// the device with pivoting inside chunks from this order on; below, DGTSV on the host is faster.
+// `gpueig_bench --gtsv` re-solve sweep (zero diagonal; the device's launch, solve and wait against
+// OpenBLAS dgtsv), H200, 2026-11-30, two runs: n = 2048 0.079-0.081 vs 0.037-0.038 ms, 4096
+// 0.120-0.121 vs 0.074-0.077, 8192 0.178 vs 0.147, 16384 0.219 vs 0.297-0.317, 32768 0.227-0.228
+// vs 0.621-0.623, 65536 0.358 vs 1.188-1.238.
+constexpr int64_t kGtsvHostPivotMin = 16384;
 // Device bytes per batch group; larger batches are processed group by group.
 constexpr size_t kGtsvGroupBytes = size_t(1) << 30;
 // Scratch of the device-pointer calls' re-solve (3n doubles a column solved at once): failed
