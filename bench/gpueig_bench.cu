@@ -82,9 +82,10 @@ double copy_bandwidth_gbps(cudaStream_t s) {
   return 2.0 * bytes / (ms * 1e6);
 }
 
-double gtsv_ratio(const zoo::Tridiagonal &a, const std::vector<double> &b, const std::vector<double> &x) {
+double gtsv_ratio(const zoo::Tridiagonal &a, const std::vector<double> &b, const std::vector<double> &x,
+                  int nrhs = 1) {
   const long long n = static_cast<long long>(a.d.size());
-  return ratios::gtsv_residual(n, 1, a.dl.data(), a.d.data(), a.du.data(), b.data(), n, x.data(), n);
+  return ratios::gtsv_residual(n, nrhs, a.dl.data(), a.d.data(), a.du.data(), b.data(), n, x.data(), n);
 }
 
 // The same solve through the public device-pointer API (gpu_gtsv_dev for one system,
@@ -245,15 +246,16 @@ void bench_gtsv_batch(cudaStream_t s, cusparseHandle_t sp, int n, int batch, int
 // partial pivoting (the device-pointer call: in parallel on the GPU, up to 4096 rows by its tile's
 // block in shared memory; the host call: in parallel on the GPU from 16384 rows, below that
 // DGTSV on the host).
-void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, bool zero_diagonal) {
+void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, bool zero_diagonal, int nrhs = 1) {
   zoo::Tridiagonal a = zoo::tridiagonal("nondominant", n, 31);
   if (zero_diagonal) {
     a.d.assign(n, 0.0);
     a.dl = zoo::uniform(n - 1, 0.5, 1.5, 33);
     a.du = zoo::uniform(n - 1, 0.5, 1.5, 34);
   }
-  const std::string problem = zero_diagonal ? "zero diagonal, nrhs 1" : "non-dominant, nrhs 1";
-  const std::vector<double> b = zoo::uniform(n, -1, 1, 32);
+  const std::string problem =
+      std::string(zero_diagonal ? "zero diagonal" : "non-dominant") + ", nrhs " + std::to_string(nrhs);
+  const std::vector<double> b = zoo::uniform(int64_t(n) * nrhs, -1, 1, 32);
   std::vector<double> dl_cs(n, 0.0), du_cs(n, 0.0);
   std::copy(a.dl.begin(), a.dl.end(), dl_cs.begin() + 1);
   std::copy(a.du.begin(), a.du.end(), du_cs.begin());
@@ -261,25 +263,25 @@ void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, b
   double *cdl = device_copy(dl_cs), *cdu = device_copy(du_cs), *b0 = device_copy(b), *x = device_copy(b);
   int *info = nullptr;
   CUDA_OK(cudaMalloc(&info, sizeof(int)));
-  auto reset = [&] { CUDA_OK(cudaMemcpyAsync(x, b0, n * sizeof(double), cudaMemcpyDeviceToDevice, s)); };
+  auto reset = [&] { CUDA_OK(cudaMemcpyAsync(x, b0, b.size() * sizeof(double), cudaMemcpyDeviceToDevice, s)); };
   std::string backend = "gpu";
   const double ours = device_ms(s, reps, reset, [&] {
-    if (gpu_gtsv_dev(n, 1, ddl, dd, ddu, x, n, info, s) != 0) backend = "FAILED";
+    if (gpu_gtsv_dev(n, nrhs, ddl, dd, ddu, x, n, info, s) != 0) backend = "FAILED";
   });
   int h_info = -1;
   CUDA_OK(cudaMemcpy(&h_info, info, sizeof(int), cudaMemcpyDeviceToHost));
   if (h_info != 0) backend = "FAILED: info " + std::to_string(h_info);
-  const double ours_ratio = gtsv_ratio(a, b, download(x, n));
+  const double ours_ratio = gtsv_ratio(a, b, download(x, b.size()), nrhs);
   size_t bytes = 0;
-  SPARSE_OK(cusparseDgtsv2_bufferSizeExt(sp, n, 1, cdl, dd, cdu, x, n, &bytes));
+  SPARSE_OK(cusparseDgtsv2_bufferSizeExt(sp, n, nrhs, cdl, dd, cdu, x, n, &bytes));
   void *buf = nullptr;
   CUDA_OK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
-  const double ms = device_ms(s, reps, reset, [&] { SPARSE_OK(cusparseDgtsv2(sp, n, 1, cdl, dd, cdu, x, n, buf)); });
-  const double anchor_ratio = gtsv_ratio(a, b, download(x, n));
+  const double ms = device_ms(s, reps, reset, [&] { SPARSE_OK(cusparseDgtsv2(sp, n, nrhs, cdl, dd, cdu, x, n, buf)); });
+  const double anchor_ratio = gtsv_ratio(a, b, download(x, b.size()), nrhs);
   std::printf("  gtsv %s n=%d: gpu_gtsv_dev %9.3f ms (ratio %.2g)  cuSPARSE gtsv2 %9.3f ms (ratio %.2g)\n",
               problem.c_str(), n, ours, ours_ratio, ms, anchor_ratio);
   g_rows.push_back({"gtsv_dev", problem, "device pointers", n, backend, ours, "cuSPARSE gtsv2", ms,
-                    ours_ratio, anchor_ratio, 40.0 * n / (ours * 1e6)});
+                    ours_ratio, anchor_ratio, 40.0 * double(b.size()) / (ours * 1e6)});
   cudaFree(buf);
   for (double *q : {ddl, dd, ddu, cdl, cdu, b0, x}) cudaFree(q);
   cudaFree(info);
@@ -289,19 +291,19 @@ void bench_gtsv_pivoting(cudaStream_t s, cusparseHandle_t sp, int n, int reps, b
   gpueig_set_backend("gpu");
   std::string host_backend;
   const double host = host_ms(reps, host_reset, [&] {
-    gpu_gtsv_pcr(n, 1, hdl.data(), hd.data(), hdu.data(), hx.data(), n);
+    gpu_gtsv_pcr(n, nrhs, hdl.data(), hd.data(), hdu.data(), hx.data(), n);
     host_backend = gpueig_last_backend();
   });
   gpueig_set_backend("auto");
-  const double host_ratio = gtsv_ratio(a, b, hx);
-  int one = 1, linfo = 0;
+  const double host_ratio = gtsv_ratio(a, b, hx, nrhs);
+  int linfo = 0;
   const double lapack = host_ms(reps, host_reset, [&] {
-    dgtsv_(&n, &one, hdl.data(), hd.data(), hdu.data(), hx.data(), &n, &linfo);
+    dgtsv_(&n, &nrhs, hdl.data(), hd.data(), hdu.data(), hx.data(), &n, &linfo);
   });
   std::printf("  gtsv %s n=%d: host call %9.3f ms (%s)  OpenBLAS dgtsv %9.3f ms\n", problem.c_str(), n, host,
               host_backend.c_str(), lapack);
   g_rows.push_back({"gtsv", problem, "host", n, host_backend, host, "OpenBLAS dgtsv", lapack,
-                    host_ratio, gtsv_ratio(a, b, hx), 0});
+                    host_ratio, gtsv_ratio(a, b, hx, nrhs), 0});
 }
 
 // Host call, what a drop-in user pays: libgpueig (GPU forced) vs OpenBLAS dgtsv.
@@ -796,6 +798,8 @@ int main(int argc, char **argv) {
   for (int n : sizes)
     if (n <= (1 << 20))
       for (bool zero_diagonal : {false, true}) bench_gtsv_pivoting(s, sp, n, n >= (1 << 20) ? 3 : 5, zero_diagonal);
+  for (int n : sizes)  // several right-hand sides of a system that needs pivoting (a column a block)
+    if (n >= 65536 && n <= (1 << 20)) bench_gtsv_pivoting(s, sp, n, 3, true, 2);
   std::printf("gtsv host-call crossover sweep (GPU forced vs OpenBLAS dgtsv):\n");
   long long cross = gtsv_crossover(quick);
   std::printf("gtsv host-call re-solve of a failed lone system (zero diagonal), device vs host:\n");

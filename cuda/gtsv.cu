@@ -1374,6 +1374,24 @@ __global__ void pivot_columns(GtsvColumns p, const int64_t *list, int64_t count,
   info[k] = resolve_column(p, list[k], scratch + k * 3 * p.n);
 }
 
+// *info from the re-solve's codes (the least (ms != 0 ? c*n : 0) + INFO, inverted in
+// verdict->inv_code), by the last block to finish (threadFenceReduction's pattern: every block's
+// codes are visible to it). Every thread of every block calls it.
+__device__ void finish_resolve(Judged *verdict, int *info) {
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&verdict->done_blocks, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    const unsigned long long inv = atomicAdd(&verdict->inv_code, 0ull);
+    const unsigned long long code = ~inv;
+    *info = inv == 0 ? 0 : code > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(code);
+  }
+}
+
 // The device-side re-solve (gtsv_resolve_on_device): thread t of `slots` takes the columns
 // t, t + slots, .. of its work list, which is the verdict's list of failed columns, or every
 // column (`every`: always; with a shared matrix: once any column failed). The least
@@ -1390,19 +1408,70 @@ __global__ void resolve_on_device(GtsvColumns p, Judged *verdict, const int64_t 
     const int i = resolve_column(p, c, scratch + t * 3 * p.n);
     if (i > 0) atomicMax(&verdict->inv_code, ~static_cast<unsigned long long>((p.ms != 0 ? c * p.n : 0) + i));
   }
-  // The last block (threadFenceReduction's pattern): every block's codes are visible to it.
-  __shared__ bool last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    last = atomicAdd(&verdict->done_blocks, 1u) == gridDim.x - 1;
+  finish_resolve(verdict, info);
+}
+
+// The same with a block a column (gtsv_in_place, columns longer than a tile): block k of `slots`
+// (the grid) takes the columns k, k + slots, .. of the work list, each solved again first in
+// parallel with pivoting inside chunks (pivot_block, scratch: pivot_block_scratch(n) doubles a
+// block), by DGTSV's algorithm (its thread 0) where that fails; one GPU thread a column took
+// 55 ms at 65536 rows and a second at 2^20 (H200), which every one of a few columns waits out.
+__global__ void __launch_bounds__(kPivotThreads)
+    resolve_by_blocks(GtsvColumns p, Judged *verdict, const int64_t *list, double *scratch, int *info) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  __shared__ int code;
+  const int failed = verdict->count;
+  const bool all = p.ms == 0 && failed > 0;
+  const int64_t count = all ? p.ncol : failed, n = p.n;
+  double *mine = scratch + blockIdx.x * pivot_block_scratch(n);
+  for (int64_t k = blockIdx.x; k < count; k += gridDim.x) {
+    const int64_t c = all ? k : list[k];
+    GtsvColumns q = p;
+    q.ncol = 1, q.dl += c * p.ms, q.d += c * p.ms, q.du += c * p.ms, q.b += c * p.bs, q.x += c * p.xs;
+    if (pivot_block(q, mine, sm)) continue;  // (the block's verdict, after a barrier)
+    double *dl = mine, *d = dl + n, *du = d + n;
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+      d[i] = q.d[i];
+      q.x[i] = q.b[i];
+      if (i + 1 < n) dl[i] = q.dl[i], du[i] = q.du[i];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) code = dgtsv_one(n, dl, d, du, q.x);
+    __syncthreads();  // (the scratch is the next column's)
+    if (threadIdx.x == 0 && code > 0)
+      atomicMax(&verdict->inv_code, ~static_cast<unsigned long long>((p.ms != 0 ? c * n : 0) + code));
   }
-  __syncthreads();
-  if (last && threadIdx.x == 0) {
-    const unsigned long long inv = atomicAdd(&verdict->inv_code, 0ull);
-    const unsigned long long code = ~inv;
-    *info = inv == 0 ? 0 : code > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(code);
+  finish_resolve(verdict, info);
+}
+
+// Columns too long for a block to re-solve quickly (past kFusedTiles tiles: a block a column took
+// 12 ms at 2^20 rows, H200) solved again one after another by the whole cooperative grid: each by
+// pivot_grid, then by DGTSV's algorithm (block 0's thread 0) where that fails. Every block goes
+// through every column (pivot_grid's barriers); block 0 keeps the least code and writes *info.
+__global__ void __launch_bounds__(kPivotThreads)
+    resolve_grid_columns(GtsvColumns p, Judged *verdict, const int64_t *list, double *scratch, int *info) {
+  __shared__ double sm[pivot_block_smem(kPivotThreads) / sizeof(double)];
+  const int failed = verdict->count;
+  const bool all = p.ms == 0 && failed > 0;
+  const int64_t count = all ? p.ncol : failed;
+  unsigned long long least = ~0ull;
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t c = all ? k : list[k];
+    GtsvColumns q = p;
+    q.ncol = 1, q.dl += c * p.ms, q.d += c * p.ms, q.du += c * p.ms, q.b += c * p.bs, q.x += c * p.xs;
+    const bool solved = pivot_grid(q, scratch, sm);
+    if (blockIdx.x != 0 || solved) continue;
+    Verdict v;
+    v.again = q;
+    v.scratch = scratch;
+    v.info = info;  // (DGTSV's INFO for this column, replaced below)
+    dgtsv_fallback(v);
+    __syncthreads();
+    if (threadIdx.x == 0 && *info > 0)
+      least = min(least, static_cast<unsigned long long>((p.ms != 0 ? c * p.n : 0) + *info));
   }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *info = least == ~0ull ? 0 : least > static_cast<unsigned long long>(INT_MAX) ? INT_MAX : static_cast<int>(least);
 }
 
 // fused_column's last step on its own (a column fused_column did not take). One block, where a
@@ -1532,10 +1601,19 @@ Status gtsv_resolve_on_device(cudaStream_t st, const GtsvColumns &p, void *work,
 
 namespace {
 
-// Columns the re-solve takes at once: all of them up to tuning::kGtsvResolveBytes of scratch.
+// Columns longer than a tile are re-solved a block a column (resolve_by_blocks), shorter ones a
+// thread a column (resolve_on_device: for thousands of short columns the threads' parallelism
+// matters more than each column's).
+bool resolve_by_block(int64_t n) { return n > kMaxSingle; }
+// Past fused_column's reach, by the whole grid a column at a time (resolve_grid_columns).
+bool resolve_by_grid(int64_t n) { return n > kFusedTiles * kBig; }
+
+// Columns the re-solve takes at once: all of them up to tuning::kGtsvResolveBytes of scratch
+// (3 n doubles a thread's column, pivot_block_scratch(n) a block's), at most 1024 blocks.
 int64_t resolve_slots(int64_t n, int64_t ncol) {
-  const int64_t fit = static_cast<int64_t>(tuning::kGtsvResolveBytes / (3 * sizeof(double) * size_t(n)));
-  return std::max<int64_t>(1, std::min(ncol, fit));
+  const size_t per = resolve_by_block(n) ? size_t(pivot_block_scratch(n)) : size_t(3 * n);
+  const int64_t fit = static_cast<int64_t>(tuning::kGtsvResolveBytes / (sizeof(double) * per));
+  return std::max<int64_t>(1, std::min({ncol, fit, resolve_by_block(n) ? int64_t(1024) : ncol}));
 }
 
 // One tile a column and a matrix of its own (or one column): the groups decide alone.
@@ -1554,8 +1632,10 @@ InPlaceLayout in_place_layout(int64_t n, int64_t ncol, int64_t ms) {
   l.work = plan.add(gtsv_workspace_bytes(n, ncol, ms == 0));
   l.keep = plan.add_array<double>(n * ncol);
   // (a lone column: pivot_grid's scratch, or pivot_block's, which is less)
-  l.scratch = plan.add(std::max(gtsv_resolve_scratch_bytes(n, l.slots),
-                                ncol == 1 ? size_t(pivot_grid_scratch(n)) * sizeof(double) : 0));
+  const size_t slot_bytes = (resolve_by_block(n) ? size_t(pivot_block_scratch(n)) : size_t(3 * n)) * sizeof(double);
+  l.scratch = plan.add(std::max(size_t(l.slots) * slot_bytes, ncol == 1 || resolve_by_grid(n)
+                                                                   ? size_t(pivot_grid_scratch(n)) * sizeof(double)
+                                                                   : 0));
   l.bytes = plan.bytes();
   return l;
 }
@@ -1611,6 +1691,22 @@ Status gtsv_in_place(cudaStream_t st, const GtsvColumns &p, void *work, int *inf
   judge<<<static_cast<unsigned>((p.ncol + 255) / 256), 256, 0, st>>>(p.ncol, slots_of(p.n, p.ncol), chk, verdict,
                                                                      failed_list(verdict));
   if (!(s = check_launch("gtsv judge"))) return s;
+  if (const int64_t blocks = resolve_by_grid(p.n) ? pivot_grid_blocks<resolve_grid_columns>(p.n) : 0; blocks > 0) {
+    int64_t *list = failed_list(verdict);
+    void *params[] = {&again, &verdict, &list, &scratch, &info};
+    const cudaError_t e =
+        cudaLaunchCooperativeKernel(reinterpret_cast<void *>(resolve_grid_columns), dim3(static_cast<unsigned>(blocks)),
+                                    dim3(kPivotThreads), params, 0, st);
+    // Refused for lack of room (another context's blocks, MPS): a block a column instead.
+    if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorNotSupported)
+      return check_launch(e, "gtsv resolve_grid_columns");
+    cudaGetLastError();
+  }
+  if (resolve_by_block(p.n)) {
+    resolve_by_blocks<<<static_cast<unsigned>(l.slots), kPivotThreads, 0, st>>>(again, verdict, failed_list(verdict),
+                                                                               scratch, info);
+    return check_launch("gtsv resolve_by_blocks");
+  }
   return gtsv_resolve_on_device(st, again, w + l.work, false, scratch, l.slots, info);
 }
 

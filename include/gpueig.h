@@ -581,15 +581,18 @@ GPUEIG_API int gpu_toeplitz_eig_dev(char jobz, char range, int n, const double *
  * N = 0: INFO = 0. NRHS = 0: the matrix is factored on the device for INFO alone, B is not
  * referenced. The method of gpu_gtsv_pcr (elimination without pivoting, every column's residual
  * checked); when a column fails its check, every column is solved again on the device by
- * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. Except one right-hand side: that
- * column is first solved again in parallel (across the GPU; with N <= 4096 by its block, in
- * shared memory), with partial pivoting inside chunks of rows and a pivoted solve of the rows
- * between them, and kept if it passes the same check (INFO = 0; X of LAPACK's accuracy, not
- * DGTSV's bits); a zero pivot there or a failed check sends it to DGTSV's algorithm. X is made
+ * DGTSV's own partial pivoting, so B and INFO are DGTSV's then. Except one right-hand side, or
+ * N > 2048: each such column is first solved again in parallel (one right-hand side with
+ * N <= 4096 by its block in shared memory, N <= 131072 by a block a column, past that by the
+ * whole GPU a column at a time), with partial pivoting inside chunks of rows and a pivoted solve
+ * of the rows between them, and kept if it passes the same check (INFO = 0; X of LAPACK's
+ * accuracy, not DGTSV's bits); a zero pivot there or a failed check sends it to DGTSV's algorithm
+ * (B and INFO DGTSV's for a singular matrix). X is made
  * in place: with N <= 4096 and NRHS = 1 the solve, its check and any re-solve are one kernel and
  * need no workspace; otherwise B is saved in
- * stream-ordered workspace (N x NRHS doubles; for one right-hand side about 8 N more, the
- * re-solve's) as it is read for the last time, for the re-solve. */
+ * stream-ordered workspace (N x NRHS doubles; for one right-hand side, or N > 131072, about 8 N
+ * more, the re-solve's; otherwise up to 64 MiB, at least 6 N doubles) as it is read for the last
+ * time, for the re-solve. */
 GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, const double *du,
                             double *b, int ldb, int *info, void *stream);
 
@@ -599,7 +602,8 @@ GPUEIG_API int gpu_gtsv_dev(int n, int nrhs, const double *dl, const double *d, 
  *  gpu_gtsv_pcr_batch's INFO (0, or k*N + i for the first system k that DGTSV finds singular at
  *  U(i,i); INT_MAX if that does not fit an int).  9 STREAM [in].
  * N = 0 or BATCH = 0: INFO = 0. A system that fails its check is solved again on the device by
- * DGTSV's partial pivoting (its B as DGTSV leaves it). X is made in place: with N <= 2048 each
+ * DGTSV's partial pivoting (its B as DGTSV leaves it); with N > 2048 first in parallel, as
+ * gpu_gtsv_dev's columns (kept, INFO 0 for it, if that passes the check). X is made in place: with N <= 2048 each
  * system is solved, checked and re-solved by one thread group and no workspace is taken;
  * otherwise B is saved in stream-ordered workspace (N x BATCH doubles) for the re-solve. */
 GPUEIG_API int gpu_gtsv_batch_dev(int n, int batch, const double *dl, const double *d, const double *du,

@@ -1090,6 +1090,70 @@ TEST_F(WithDevice, GtsvPivotingLone) {
     }
 }
 
+// Columns past one tile that need pivoting, several at once (two right-hand sides of a zero
+// diagonal; a batch of zero diagonals, one of them singular): each solved again by a block of
+// its own (resolve_by_blocks), past 131072 rows by the whole grid one after another
+// (resolve_grid_columns), a singular one by DGTSV's algorithm after it: INFO DGTSV's
+// (the batch's k*N + i), B DGTSV's for a singular matrix, DGTT02's test otherwise.
+TEST_F(WithDevice, GtsvPivotingSeveral) {
+  void *st = test_stream();
+  auto zero_diagonal = [](int n, uint64_t seed) {
+    return zoo::Tridiagonal{"zero diagonal", zoo::uniform(n - 1, 0.5, 1.5, seed), Vec(n, 0.0),
+                            zoo::uniform(n - 1, 0.5, 1.5, seed + 1), false};
+  };
+  for (int n : {3000, 70000, 70001, 150000, 150001}) {
+    const std::string what = "nrhs 2, n=" + std::to_string(n);
+    const zoo::Tridiagonal t = zero_diagonal(n, 3);
+    const Vec b0 = zoo::uniform(2 * int64_t(n), -1, 1, 5);
+    Vec ref = b0;
+    const int rinfo = dgtsv_reference(t, 2, ref, n);
+    EXPECT_EQ(rinfo > 0, n % 2 == 1) << what;
+    Mem<double> dl(t.dl), d(t.d), du(t.du), b(b0);
+    Mem<int> info(std::vector<int>{99});
+    ASSERT_EQ(gpu_gtsv_dev(n, 2, dl.get(), d.get(), du.get(), b.get(), n, info.get(), st), 0) << what;
+    EXPECT_EQ(info.host()[0], rinfo) << what;
+    const Vec x = b.host();
+    if (rinfo == 0) expect_gtsv_solution(t, 2, b0, x, n, ref, what);
+    if (rinfo > 0) EXPECT_EQ(x, ref) << what << ": B is not DGTSV's";
+  }
+  const int n = 5000, batch = 4;
+  Vec dl(size_t(n) * batch, 0.0), d(dl), du(dl);
+  const Vec b0 = zoo::uniform(int64_t(n) * batch, -1, 1, 9);
+  std::vector<zoo::Tridiagonal> sys;
+  int expected = 0;
+  Vec ref = b0;
+  for (int k = 0; k < batch; ++k) {
+    const int nk = k == 2 ? n - 1 : n;  // system 2: odd order inside, a zero last row and column
+    zoo::Tridiagonal t = zero_diagonal(nk, 10 + k);
+    if (nk < n) t.d.push_back(0.0), t.dl.push_back(0.0), t.du.push_back(0.0);
+    for (int i = 0; i < n; ++i) {
+      const size_t at = size_t(k) * n + i;
+      d[at] = t.d[i];
+      if (i + 1 < n) dl[at] = t.dl[i], du[at] = t.du[i];
+    }
+    Vec bk(b0.begin() + size_t(k) * n, b0.begin() + size_t(k + 1) * n);
+    const int i = dgtsv_reference(t, 1, bk, n);
+    std::copy(bk.begin(), bk.end(), ref.begin() + size_t(k) * n);
+    if (i > 0 && expected == 0) expected = k * n + i;
+    sys.push_back(t);
+  }
+  EXPECT_GT(expected, 0) << "system 2 is singular for DGTSV";
+  Mem<double> mdl(dl), md(d), mdu(du), mb(b0);
+  Mem<int> info(std::vector<int>{99});
+  ASSERT_EQ(gpu_gtsv_batch_dev(n, batch, mdl.get(), md.get(), mdu.get(), mb.get(), n, info.get(), st), 0);
+  EXPECT_EQ(info.host()[0], expected);
+  const Vec x = mb.host();
+  for (int k = 0; k < batch; ++k) {
+    const Vec xk(x.begin() + size_t(k) * n, x.begin() + size_t(k + 1) * n),
+        rk(ref.begin() + size_t(k) * n, ref.begin() + size_t(k + 1) * n),
+        bk(b0.begin() + size_t(k) * n, b0.begin() + size_t(k + 1) * n);
+    if (k == 2)
+      EXPECT_EQ(xk, rk) << "batch system 2: B is not DGTSV's";
+    else
+      expect_gtsv_solution(sys[k], 1, bk, xk, n, rk, "batch system " + std::to_string(k));
+  }
+}
+
 // A batch mixing regular, pivoting and singular systems at STRIDE > N: INFO = k*N + i for the
 // first singular system k (DGTSV's i), every regular system solved.
 TEST_F(WithDevice, GtsvBatchMixed) {
