@@ -73,13 +73,19 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
   if (!(s = gtsv_enqueue(ctx->stream(), p, buf.work)) ||
       !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
     return s;
-  if (failed.size() == 1 && nrhs == 1 && n >= tuning::kGtsvHostPivotMin) {
-    // A lone column: solved again with pivoting on the device, where that passes the check.
+  if (!failed.empty() && n >= (nrhs == 1 ? tuning::kGtsvHostPivotMin : tuning::kGtsvHostPivotRhsMin)) {
+    // The failed columns solved again with pivoting on the device, one after another, kept if
+    // every one passes the check; otherwise DGTSV on the host takes them all (one matrix).
     Workspace scratch(ctx->stream());
-    bool accepted = false;
-    if (!(s = scratch.allocate(gtsv_pivot_lone_bytes(n))) ||
-        !(s = gtsv_pivot_lone(ctx->stream(), p, scratch.get(), &accepted)))
-      return s;
+    if (!(s = scratch.allocate(gtsv_pivot_lone_bytes(n)))) return s;
+    bool accepted = true;
+    for (size_t k = 0; k < failed.size() && accepted; ++k) {
+      GtsvColumns q = p;
+      q.ncol = 1;
+      q.b += failed[k] * p.bs;
+      q.x += failed[k] * p.xs;
+      if (!(s = gtsv_pivot_lone(ctx->stream(), q, scratch.get(), &accepted))) return s;
+    }
     if (accepted) failed.clear();
   }
   if (!failed.empty())  // one matrix: DGTSV on the host solves all right-hand sides at once
@@ -88,7 +94,9 @@ Status gtsv(int64_t n, int64_t nrhs, const double *dl, const double *d, const do
                             std::to_string(failed.size()) + " right-hand side(s) (ratio " +
                             std::to_string(gtsv_ratio(ctx->stream(), p, buf.work, failed[0])) +
                             ", limit " + std::to_string(kGtsvResidualLimit) + ")" +
-                            (nrhs == 1 ? ", and so did the pivoting re-solve on the device" : ""));
+                            (n >= (nrhs == 1 ? tuning::kGtsvHostPivotMin : tuning::kGtsvHostPivotRhsMin)
+                                 ? ", and so did the pivoting re-solve on the device"
+                                 : ""));
   bool wrote = false;
   if (!(s = download(*ctx, b, ldb * kD, buf.x, n * kD, n * kD, nrhs, nullptr, &wrote)))
     return wrote ? Status::fail(Status::output_lost, s.reason) : s;

@@ -120,9 +120,10 @@ GPUEIG_API int gpu_stebz(char range, char order, int n, double vl, double vu, in
  * PCR is not backward stable on ill-conditioned SPD matrices. Every result is checked on the device
  * by LAPACK's residual ratio; a system on which the check fails (or that met a zero pivot or a
  * non-finite value) is re-solved with partial pivoting by DGTSV, so no answer is silently worse.
- * Except one right-hand side with N >= 16384 on the GPU: that system is first solved again on the
- * device, with partial pivoting inside chunks of rows (as gpu_gtsv_dev), and kept if it passes
- * the same check (INFO = 0, X of LAPACK's accuracy, not DGTSV's bits); otherwise DGTSV.
+ * Except on the GPU with one right-hand side from N = 16384, several from N = 65536: the failed
+ * columns are first solved again on the device, with partial pivoting inside chunks of rows (as
+ * gpu_gtsv_dev), and kept if every one passes the same check (INFO = 0, X of LAPACK's accuracy,
+ * not DGTSV's bits); otherwise DGTSV.
  *
  *  1 N     [in] order of A, N >= 0.  2 NRHS  [in] number of right-hand sides, NRHS >= 0.
  *  3 DL    [in] (N-1) sub-diagonal.  4 D  [in] (N) diagonal.  5 DU [in] (N-1) super-diagonal.

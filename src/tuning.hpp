@@ -176,6 +176,12 @@ constexpr size_t kGtsvDevicePivotMin = 32;
 // 0.120-0.121 vs 0.074-0.077, 8192 0.178 vs 0.147, 16384 0.219 vs 0.297-0.317, 32768 0.227-0.228
 // vs 0.621-0.623, 65536 0.358 vs 1.188-1.238.
 constexpr int64_t kGtsvHostPivotMin = 16384;
+// With several right-hand sides (one matrix), DGTSV on the host pays its factorization once and
+// about 40% of a one-column solve for each further column (H200, 2026-11-30, zero diagonal, OpenBLAS:
+// 1.19 -> 1.66 ms for 1 -> 2 columns at 65536, 18.0 -> 26.7 ms at 2^20), while the device
+// re-solves column by column (0.36 ms a column at 65536, about 1 at 2^20; 0.22 at 16384, where
+// the host's further column costs about 0.12): so from this order on.
+constexpr int64_t kGtsvHostPivotRhsMin = 65536;
 // Device bytes per batch group; larger batches are processed group by group.
 constexpr size_t kGtsvGroupBytes = size_t(1) << 30;
 // Scratch of the device-pointer calls' re-solve (3n doubles a column solved at once): failed

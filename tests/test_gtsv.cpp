@@ -122,15 +122,19 @@ TEST_F(GtsvLarge, LargeDominantAndLaplace) {
 }
 
 // A lone system that needs pivoting (a zero diagonal: the elimination without it meets a zero
-// pivot at once), one right-hand side: from N = 16384 solved again on the device with partial
-// pivoting inside chunks of rows, so it stays on the GPU and passes DGTT02's test (below, DGTSV
-// on the host is faster); at odd n it is singular, and DGTSV on the host gives INFO and B.
+// pivot at once), one right-hand side from N = 16384, several from 65536: solved again on the
+// device with partial pivoting inside chunks of rows, so it stays on the GPU and passes DGTT02's
+// test (below, DGTSV on the host is faster); at odd n it is singular, and DGTSV on the host gives
+// INFO and B.
 TEST_F(GtsvLarge, ZeroDiagonalStaysOnTheGpu) {
-  for (int n : {4096, 4097, 70000, (1 << 20) + 2}) {
+  for (int n : {4096, 4097, 20000, 70000, 70001, (1 << 20) + 2}) {
     zoo::Tridiagonal a{"zero diagonal", zoo::uniform(n - 1, 0.5, 1.5, 3), std::vector<double>(n, 0.0),
                        zoo::uniform(n - 1, 0.5, 1.5, 4), false};
     check_system(a, 1, n, 9);
     if (kOnGpu) EXPECT_STREQ(gpueig_last_backend(), n % 2 == 0 && n >= 16384 ? "gpu" : "cpu") << "n=" << n;
+    // Several right-hand sides, column by column on the device from N = 65536 (ldb > n).
+    check_system(a, 3, n + 5, 10);
+    if (kOnGpu) EXPECT_STREQ(gpueig_last_backend(), n % 2 == 0 && n >= 65536 ? "gpu" : "cpu") << "n=" << n;
   }
 }
 
