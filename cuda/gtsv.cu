@@ -71,7 +71,7 @@ struct Check {  // per column, accumulated by the tiles of the column
 
 struct Judged {  // the verdict, read back by gtsv_failed
   int count;
-  unsigned done_blocks;         // resolve_on_device's blocks finished
+  unsigned done_blocks;         // the re-solve's blocks finished (finish_resolve)
   unsigned long long inv_code;  // ~(least singular code) of resolve_on_device, 0: none
   // followed by int64_t list[ncol]
 };

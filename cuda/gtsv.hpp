@@ -96,9 +96,12 @@ size_t gtsv_resolve_scratch_bytes(int64_t n, int64_t slots);
 // The device-pointer calls' solve, queued without waiting: X over B in place (p.x = p.b,
 // p.xs = p.bs, ncol >= 1), INFO (*info, device) as gtsv_resolve_on_device's. Columns of one tile
 // with a matrix each (or a single column) are judged, and re-solved by DGTSV's algorithm where
-// they fail, by the group that solved them: one kernel, no workspace. Otherwise B is saved as
-// the last pass reads it, and the failed columns are solved again from that copy. `work`:
-// gtsv_in_place_bytes(...) bytes (0: none needed, may be null).
+// they fail, by the group that solved them (a single column first by its block's parallel
+// pivoting solve): one kernel, no workspace. Otherwise B is saved as the last pass reads it, and
+// the failed columns are solved again from that copy: a single column, or columns of more than
+// 2048 rows, first by the parallel pivoting solve (kept where it passes the check, INFO 0), by
+// DGTSV's algorithm where that fails or for shorter columns. `work`: gtsv_in_place_bytes(...)
+// bytes (0: none needed, may be null).
 size_t gtsv_in_place_bytes(int64_t n, int64_t ncol, int64_t ms);
 Status gtsv_in_place(cudaStream_t stream, const GtsvColumns &p, void *work, int *info);
 Status gtsv_clear_verdict(cudaStream_t stream, const GtsvColumns &p, void *work);
