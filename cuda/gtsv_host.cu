@@ -130,26 +130,42 @@ Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d, c
         !(s = gtsv_failed(ctx->stream(), p, buf.work, &failed)))
       return s;
     const bool on_device = failed.size() >= kDevicePivotMin;
-    std::vector<int> info;
+    std::vector<int> info(failed.size(), -1);  // -1: left to the host
     if (on_device) {
       Workspace scratch(ctx->stream());
       if (!(s = scratch.allocate(gtsv_pivot_scratch_bytes(n, failed.size()))) ||
           !(s = gtsv_pivot(ctx->stream(), p, failed, scratch.get(), &info)))
         return s;
-    } else {
-      // Left to the host: put the original b back in x, so the download leaves b untouched.
-      for (int64_t c : failed)
-        if (!(s = check(cudaMemcpyAsync(buf.x + c * n, buf.b + c * n, n * kD,
-                                        cudaMemcpyDeviceToDevice, ctx->stream()),
+    } else if (!failed.empty()) {
+      // A few long systems first solved again with pivoting on the device, one after another
+      // (as a lone system's: from the same order on), each kept if it passes the check.
+      Workspace scratch(ctx->stream());
+      if (n >= tuning::kGtsvHostPivotMin && !(s = scratch.allocate(gtsv_pivot_lone_bytes(n)))) return s;
+      for (size_t k = 0; k < failed.size(); ++k) {
+        const int64_t c = failed[k];
+        bool accepted = false;
+        if (n >= tuning::kGtsvHostPivotMin) {
+          GtsvColumns q = packed_columns(n, 1, buf.dl + c * n, buf.d + c * n, buf.du + c * n, n, buf.b + c * n,
+                                         buf.x + c * n);
+          if (!(s = gtsv_pivot_lone(ctx->stream(), q, scratch.get(), &accepted))) return s;
+        }
+        if (accepted) {
+          info[k] = 0;
+          continue;
+        }
+        // Left to the host: put the original b back in x, so the download leaves b untouched.
+        if (!(s = check(cudaMemcpyAsync(buf.x + c * n, buf.b + c * n, n * kD, cudaMemcpyDeviceToDevice,
+                                        ctx->stream()),
                         "cudaMemcpyAsync")))
           return s;
+      }
     }
     // A failure before any of this group reached B leaves its systems to the caller (*done).
     bool wrote = false;
     if (!(s = download(*ctx, b + off, stride * kD, buf.x, n * kD, n * kD, g, nullptr, &wrote)))
       return wrote ? Status::fail(Status::output_lost, s.reason) : s;
     for (size_t k = 0; k < failed.size(); ++k)
-      redo->push_back({c0 + failed[k], on_device ? info[k] : -1});
+      if (info[k] != 0) redo->push_back({c0 + failed[k], info[k]});
     *done = c0 + g;
   }
   return Status::success();

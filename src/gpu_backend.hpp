@@ -116,9 +116,10 @@ class Device {
                       const double *du, double *b, int64_t ldb) = 0;
 
   // `batch` systems of order n, system k's arrays at offset k*stride (B overwritten by X).
-  // Systems the fast solve could not be trusted on are listed in *redo: re-solved on the device
-  // with partial pivoting (info = DGTSV's INFO for it), or left untouched for the caller
-  // (info = -1). Systems are processed in groups; on failure, *done says how many leading
+  // Systems the fast solve could not be trusted on are solved again on the device with partial
+  // pivoting (in parallel inside chunks, kept where that passes the check: not listed), or listed
+  // in *redo: re-solved on the device by DGTSV's algorithm (info = DGTSV's INFO for it), or left
+  // untouched for the caller (info = -1). Systems are processed in groups; on failure, *done says how many leading
   // systems are final (the others still hold their B), unless the code is `output_lost`.
   virtual Status gtsv_batch(int64_t n, int64_t batch, const double *dl, const double *d,
                             const double *du, double *b, int64_t stride,

@@ -264,6 +264,23 @@ TEST_F(GtsvBatch, FewFailuresAndSingular) {
   check_batch(make_batch(200, 211, sys, 11));
 }
 
+// A few long systems that need pivoting (zero diagonals; one of odd order, singular): from
+// N = 16384 each is solved again on the device with pivoting inside chunks, the singular one
+// then by DGTSV on the host (INFO k*N + i, B DGTSV's).
+TEST_F(GtsvBatch, FewLongPivoting) {
+  const int n = 20000;
+  std::vector<zoo::Tridiagonal> sys;
+  for (int k = 0; k < 4; ++k) {
+    const int nk = k == 2 ? n - 1 : n;  // system 2: a zero diagonal of odd order and a zero last row
+    zoo::Tridiagonal t{"zero diagonal", zoo::uniform(nk - 1, 0.5, 1.5, 20 + k), std::vector<double>(nk, 0.0),
+                       zoo::uniform(nk - 1, 0.5, 1.5, 30 + k), false};
+    if (nk < n) t.d.push_back(0.0), t.dl.push_back(0.0), t.du.push_back(0.0);
+    sys.push_back(t);
+  }
+  check_batch(make_batch(n, n + 3, sys, 15));
+  if (kOnGpu) EXPECT_STREQ(gpueig_last_backend(), "gpu");
+}
+
 // Systems larger than one tile (the tiled path, per system), with padding between them.
 TEST_F(GtsvBatch, LargeSystems) {
   std::vector<zoo::Tridiagonal> sys;
